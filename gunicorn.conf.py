@@ -1,0 +1,20 @@
+# The production server for `make run`; see README.md.
+import os
+
+wsgi_app = "scorekeeper:create_app()"
+bind = os.environ.get("BIND", "0.0.0.0:5000")
+workers = int(os.environ.get("WORKERS", "2"))
+threads = int(os.environ.get("THREADS", "4"))
+# The schema is created once, before the workers fork.
+preload_app = True
+accesslog = "-" if os.environ.get("ACCESS_LOG") else None
+
+
+def when_ready(server):
+    from scorekeeper.lan import phone_urls
+
+    port = int(bind.rsplit(":", 1)[1])
+    print("\nHearts Scorekeeper is running. On the phones at this table, open:", flush=True)
+    for url in phone_urls(port):
+        print(f"    {url}", flush=True)
+    print("(Ctrl+C stops the server.)\n", flush=True)

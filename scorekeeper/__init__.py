@@ -1,0 +1,91 @@
+"""Hearts Scorekeeper: a Flask app that keeps score for a real card table."""
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.pool import StaticPool
+from werkzeug.exceptions import HTTPException
+
+from .db import db
+
+ROOT = Path(__file__).resolve().parent.parent
+csrf = CSRFProtect()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then instance/config.py, then the environment, then ``test_config``."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///scorekeeper.sqlite",
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    if os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url(os.environ["DATABASE_URL"])
+    if test_config:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+
+    db.init_app(app)
+    csrf.init_app(app)
+    register_blueprints(app)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    with app.app_context():
+        db.create_all()
+        release_connections()
+    return app
+
+
+def release_connections() -> None:
+    """Hand a forking server's workers no connection opened while the app was built."""
+    if not isinstance(db.engine.pool, StaticPool):  # an in-memory SQLite lives in its one connection
+        db.engine.dispose()
+
+
+def database_url(url: str) -> str:
+    """Accept the ``postgres://`` URLs hosts hand out, and use psycopg 3 for them.
+
+    >>> database_url("postgres://u:p@db/hearts")
+    'postgresql+psycopg://u:p@db/hearts'
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def instance_secret(instance: Path) -> str:
+    """A secret made once and kept in the instance folder, so sessions survive restarts."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def register_blueprints(app: Flask) -> None:
+    from .views import api, table
+
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    app.register_blueprint(table.bp)
+
+    @app.errorhandler(HTTPException)
+    def http_error(problem: HTTPException) -> Any:
+        if request.path.startswith("/api/"):
+            return api.http_error(problem)
+        return table.http_error(problem)

@@ -1,0 +1,27 @@
+"""The database handle, and the SQLite settings that keep a table's games safe."""
+
+import sqlite3
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+@event.listens_for(Engine, "connect")
+def _tune_sqlite(connection: object, _record: object) -> None:
+    # WAL lets the phones that follow a game read while a hand is written; the
+    # busy timeout makes a second writer wait its turn instead of failing.
+    if isinstance(connection, sqlite3.Connection):
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()

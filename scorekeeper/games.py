@@ -1,0 +1,223 @@
+"""The service layer: every change to a game goes through here and the rules.
+
+Pages and the API call these functions; they load the facts, replay them
+through :mod:`scorekeeper.rules`, and store only what a table entered.
+"""
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from . import models, rules
+from .db import db
+
+
+class GameNotFound(LookupError):
+    """No such game, or no such hand in it."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def changes_a_game(change: Callable[P, R]) -> Callable[P, R]:
+    """Nothing is stored by a change that fails: roll back whatever it began."""
+
+    @functools.wraps(change)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return change(*args, **kwargs)
+        except Exception:
+            db.session.rollback()
+            raise
+
+    return run
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A stored game with its state replayed from the hands."""
+
+    game: models.Game
+    players: list[str]
+    state: rules.GameState
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    @property
+    def rules(self) -> rules.HouseRules:
+        return self.state.rules
+
+
+@dataclass(frozen=True)
+class Preview:
+    state: rules.GameState
+    advice: rules.MoonAdvice | None
+
+
+def house_rules_of(game: models.Game) -> rules.HouseRules:
+    return rules.HouseRules(
+        target=game.target,
+        pass_cycle=game.pass_cycle,
+        moon=game.moon,
+        sun=game.sun,
+        omnibus=game.omnibus,
+        tie=game.tie,
+        first_dealer=game.first_dealer,
+    )
+
+
+def facts_of(hand: models.Hand) -> rules.Hand:
+    return rules.Hand(tuple(hand.hearts), hand.queen, hand.jack, hand.all_tricks, hand.moon_option)
+
+
+def replayed(game: models.Game) -> LoadedGame:
+    house = house_rules_of(game)
+    state = rules.replay(len(game.players), house, [facts_of(hand) for hand in game.hands])
+    return LoadedGame(game, [player.name for player in game.players], state)
+
+
+@changes_a_game
+def create_game(players: object, given_rules: object = None) -> LoadedGame:
+    names = rules.clean_names(players)
+    if given_rules is not None and not isinstance(given_rules, Mapping):
+        raise rules.RuleError("The house rules must be an object.", {"rules": "An object of house rules."})
+    house = rules.house_rules(len(names), given_rules)
+    game = models.Game(**house.as_dict())
+    game.players = [models.Player(seat=seat, name=name, name_key=name.casefold()) for seat, name in enumerate(names)]
+    db.session.add(game)
+    db.session.commit()
+    return replayed(game)
+
+
+def load_game(game_id: int) -> LoadedGame:
+    game = db.session.get(models.Game, game_id)
+    if game is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    return replayed(game)
+
+
+def list_games(limit: int, before: int | None = None, finished: bool | None = None) -> tuple[list[LoadedGame], bool]:
+    """Newest first, ``limit`` games with an id below ``before``; and whether more follow."""
+    query = select(models.Game).order_by(models.Game.id.desc()).limit(limit + 1)
+    query = query.options(selectinload(models.Game.players), selectinload(models.Game.hands))
+    if before is not None:
+        query = query.where(models.Game.id < before)
+    if finished is not None:
+        query = query.where(models.Game.finished == finished)
+    games = db.session.scalars(query).all()
+    return [replayed(game) for game in games[:limit]], len(games) > limit
+
+
+def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
+    loaded = load_game(game_id)
+    _refuse_if_finished(loaded)
+    hand = rules.make_hand(loaded.players, loaded.rules, facts, need_option=False)
+    after, advice = rules.preview(loaded.state, hand)
+    return Preview(after, advice)
+
+
+@changes_a_game
+def record_hand(game_id: int, facts: Mapping[str, object]) -> LoadedGame:
+    """Store the next hand; ``facts["number"]``, when given, must be that hand's number."""
+    loaded = _locked(game_id)
+    _refuse_if_finished(loaded)
+    expected = len(loaded.state.hands) + 1
+    number = facts.get("number")
+    if number is not None and not rules.is_whole(number):
+        raise rules.RuleError("The hand number must be a whole number.", {"number": "A whole number."})
+    if number is not None and number != expected:
+        raise rules.RuleError(f"Hand {number} is not the next hand: the next is hand {expected}.", conflict=True)
+    hand = rules.make_hand(loaded.players, loaded.rules, facts)
+    state = rules.play(loaded.state, hand)
+    loaded.game.hands.append(models.Hand(number=expected, **_columns(hand)))
+    return _commit(loaded, state)
+
+
+@changes_a_game
+def correct_hand(game_id: int, number: int, facts: Mapping[str, object]) -> LoadedGame:
+    loaded = _locked(game_id)
+    stored = _stored_hand(loaded, number)
+    hand = rules.make_hand(loaded.players, loaded.rules, facts)
+    hands = _facts(loaded)
+    hands[number - 1] = hand
+    state = rules.replay(len(loaded.players), loaded.rules, hands)
+    for key, value in _columns(hand).items():
+        setattr(stored, key, value)
+    return _commit(loaded, state)
+
+
+@changes_a_game
+def undo_hand(game_id: int, number: int | None = None) -> LoadedGame:
+    """Delete the last hand (``number``, when given, must be it); a finished game reopens."""
+    loaded = _locked(game_id)
+    last = len(loaded.game.hands)
+    if number is not None:
+        _stored_hand(loaded, number)
+        if number != last:
+            raise rules.RuleError(f"Only the last hand (hand {last}) can be undone, not hand {number}.", conflict=True)
+    if not last:
+        raise rules.RuleError("There is no hand to undo yet.", conflict=True)
+    db.session.delete(loaded.game.hands.pop())
+    return _commit(loaded, rules.replay(len(loaded.players), loaded.rules, _facts(loaded)[:-1]))
+
+
+@changes_a_game
+def delete_game(game_id: int) -> None:
+    game = _locked(game_id).game
+    db.session.delete(game)
+    db.session.commit()
+
+
+def _locked(game_id: int) -> LoadedGame:
+    """Load a game for a change, holding its row so concurrent changes wait their turn."""
+    touched = db.session.execute(
+        update(models.Game).where(models.Game.id == game_id).values(updated_at=models.utcnow()),
+        execution_options={"synchronize_session": False},
+    )
+    if not touched.rowcount:  # type: ignore[attr-defined]
+        raise GameNotFound(f"There is no game {game_id}.")
+    db.session.expire_all()
+    return load_game(game_id)
+
+
+def _refuse_if_finished(loaded: LoadedGame) -> None:
+    if loaded.state.finished:
+        raise rules.RuleError("This game is finished: it takes no more hands.", conflict=True)
+
+
+def _stored_hand(loaded: LoadedGame, number: int) -> models.Hand:
+    if not 1 <= number <= len(loaded.game.hands):
+        raise GameNotFound(f"Game {loaded.id} has no hand {number}.")
+    return loaded.game.hands[number - 1]
+
+
+def _facts(loaded: LoadedGame) -> list[rules.Hand]:
+    return [scored.hand for scored in loaded.state.hands]
+
+
+def _columns(hand: rules.Hand) -> dict[str, object]:
+    return {
+        "hearts": list(hand.hearts),
+        "queen": hand.queen,
+        "jack": hand.jack,
+        "all_tricks": hand.all_tricks,
+        "moon_option": hand.moon_option,
+    }
+
+
+def _commit(loaded: LoadedGame, state: rules.GameState) -> LoadedGame:
+    loaded.game.finished = state.finished
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # The unique (game, number) constraint: another phone stored this hand first.
+        raise rules.RuleError("Another phone recorded this hand first: reload to see it.", conflict=True) from None
+    return LoadedGame(loaded.game, loaded.players, state)

@@ -1,0 +1,65 @@
+"""What a table entered: games, their players and hands. Never totals: those are replayed."""
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .db import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    target: Mapped[int]
+    pass_cycle: Mapped[str] = mapped_column(String(32))
+    moon: Mapped[str] = mapped_column(String(16))
+    sun: Mapped[bool]
+    omnibus: Mapped[bool]
+    tie: Mapped[str] = mapped_column(String(16))
+    first_dealer: Mapped[int]
+    # Kept in step with the replayed hands by the service layer, so lists can
+    # put games in progress first without replaying every game.
+    finished: Mapped[bool] = mapped_column(default=False, index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list["Player"]] = relationship(
+        order_by="Player.seat", cascade="all, delete-orphan", passive_deletes=True
+    )
+    hands: Mapped[list["Hand"]] = relationship(
+        order_by="Hand.number", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "seat"), Index("ix_players_name_key", "name_key"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(24))
+    # The name as players are matched across games: case and spaces ignored.
+    name_key: Mapped[str] = mapped_column(String(24))
+
+
+class Hand(db.Model):
+    __tablename__ = "hands"
+    # One hand number once per game: two phones recording the same hand cannot both win.
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    hearts: Mapped[list[int]] = mapped_column(JSON)
+    queen: Mapped[int]
+    jack: Mapped[int | None]
+    all_tricks: Mapped[int | None]
+    moon_option: Mapped[str | None] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

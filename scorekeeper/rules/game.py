@@ -1,0 +1,158 @@
+"""A whole game: replaying hands, moon advice and the end of the game (sections 6–8)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import RuleError
+from .hands import MOON_OPTIONS, Hand, Moon, fixed_option, hand_scores, is_sun, moon_shooter
+from .house import HouseRules, dealer, pass_direction, pass_targets
+
+OUTCOMES = ("wins", "shares", "goes-on", "loses")  # best first, for the shooter
+
+
+@dataclass(frozen=True)
+class Outcome:
+    finished: bool
+    winners: tuple[int, ...]
+    tie_break: bool  # play goes on only because the lowest total is tied
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    number: int
+    dealer: int
+    pass_direction: str
+    hand: Hand
+    moon: Moon | None
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NextHand:
+    number: int
+    dealer: int
+    pass_direction: str
+    passes: tuple[tuple[int, int], ...]
+    tie_break: bool
+
+
+@dataclass(frozen=True)
+class GameState:
+    players: int
+    rules: HouseRules
+    hands: tuple[ScoredHand, ...]
+    totals: tuple[int, ...]
+    outcome: Outcome
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome.finished
+
+    @property
+    def next_hand(self) -> NextHand | None:
+        if self.finished:
+            return None
+        number = len(self.hands) + 1
+        direction = pass_direction(self.rules, number)
+        return NextHand(
+            number=number,
+            dealer=dealer(self.rules, self.players, number),
+            pass_direction=direction,
+            passes=tuple(pass_targets(direction, self.players)),
+            tie_break=self.outcome.tie_break,
+        )
+
+
+def outcome(totals: Sequence[int], rules: HouseRules) -> Outcome:
+    """Whether the game ends after a hand with these totals, and who wins.
+
+    >>> outcome([101, 106, 82, 82], HouseRules(tie="share")).winners
+    (2, 3)
+    """
+    if max(totals) < rules.target:
+        return Outcome(False, (), False)
+    lowest = min(totals)
+    leaders = tuple(seat for seat, total in enumerate(totals) if total == lowest)
+    if len(leaders) == 1 or rules.tie == "share":
+        return Outcome(True, leaders, False)
+    return Outcome(False, (), True)
+
+
+def new_game(players: int, rules: HouseRules) -> GameState:
+    return GameState(players, rules, (), (0,) * players, Outcome(False, (), False))
+
+
+def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
+    """The state after one more hand; ``option`` overrides the hand's moon option."""
+    if state.finished:
+        raise RuleError("This game is finished: it takes no more hands.", conflict=True)
+    upcoming = state.next_hand
+    assert upcoming is not None
+    scores, moon = hand_scores(hand, state.rules, state.totals, option or fixed_option(hand, state.rules))
+    totals = tuple(before + score for before, score in zip(state.totals, scores, strict=True))
+    scored = ScoredHand(upcoming.number, upcoming.dealer, upcoming.pass_direction, hand, moon, tuple(scores), totals)
+    return GameState(state.players, state.rules, (*state.hands, scored), totals, outcome(totals, state.rules))
+
+
+def replay(players: int, rules: HouseRules, hands: Sequence[Hand]) -> GameState:
+    """Play every recorded hand from the start; refuse a game that ends too early."""
+    state = new_game(players, rules)
+    for hand in hands:
+        if state.finished:
+            last = len(state.hands)
+            raise RuleError(
+                f"This would end the game at hand {last}, but hands up to {len(hands)} are recorded.",
+                {"hands": f"The game would end at hand {last}."},
+                conflict=True,
+            )
+        state = play(state, hand)
+    return state
+
+
+@dataclass(frozen=True)
+class MoonChoice:
+    totals: tuple[int, ...]
+    outcome: str
+
+
+@dataclass(frozen=True)
+class MoonAdvice:
+    shooter: int
+    options: dict[str, MoonChoice]
+    advice: str
+
+
+def shooter_outcome(result: Outcome, shooter: int) -> str:
+    """How an option ends the hand for the shooter (RULES.md section 6)."""
+    if not result.finished:
+        return "goes-on"
+    if shooter not in result.winners:
+        return "loses"
+    return "wins" if len(result.winners) == 1 else "shares"
+
+
+def moon_advice(state: GameState, hand: Hand) -> MoonAdvice | None:
+    """The options a moon offers and the one the rules advise; None when no choice applies."""
+    shooter = moon_shooter(hand)
+    if shooter is None or is_sun(hand, state.rules):
+        return None
+    allowed = MOON_OPTIONS if state.rules.moon == "choose" else (state.rules.moon,)
+    options = {}
+    for option in allowed:
+        after = play(state, hand, option)
+        options[option] = MoonChoice(after.totals, shooter_outcome(after.outcome, shooter))
+
+    def rank(option: str) -> tuple[int, int, bool]:
+        totals = options[option].totals
+        margin = min(t for seat, t in enumerate(totals) if seat != shooter) - totals[shooter]
+        return OUTCOMES.index(options[option].outcome), -margin, option != "add"
+
+    return MoonAdvice(shooter, options, min(allowed, key=rank))
+
+
+def preview(state: GameState, hand: Hand) -> tuple[GameState, MoonAdvice | None]:
+    """The state after ``hand`` without storing it; a missing moon choice follows the advice."""
+    advice = moon_advice(state, hand)
+    option = hand.moon_option or (advice.advice if advice else None)
+    return play(state, hand, option), advice

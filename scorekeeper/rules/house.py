@@ -1,0 +1,156 @@
+"""Players, house rules and the table facts that follow from the player count."""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import TypeGuard
+
+from .errors import RuleError, refuse
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+NAME_MAX = 24
+MIN_TARGET, MAX_TARGET = 10, 1000
+TARGET_PRESETS = (100, 50)
+
+PASS_CYCLES: dict[str, tuple[str, ...]] = {
+    "left-right-across-hold": ("left", "right", "across", "hold"),
+    "left-across-right-hold": ("left", "across", "right", "hold"),
+    "left-right-hold": ("left", "right", "hold"),
+    "none": ("hold",),
+}
+MOON_RULES = ("choose", "add", "subtract")
+TIE_RULES = ("play-on", "share")
+
+CARDS_REMOVED: dict[int, tuple[str, ...]] = {3: ("2♦",), 4: (), 5: ("2♣", "2♦")}
+CARDS_EACH = {3: 17, 4: 13, 5: 10}
+OPENING_LEAD = {3: "2♣", 4: "2♣", 5: "3♣"}
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The options a table fixes when the game starts (RULES.md section 2)."""
+
+    target: int = 100
+    pass_cycle: str = "left-right-across-hold"
+    moon: str = "choose"
+    sun: bool = False
+    omnibus: bool = False
+    tie: str = "play-on"
+    first_dealer: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+RULE_KEYS = tuple(f.name for f in fields(HouseRules))
+
+
+def default_pass_cycle(players: int) -> str:
+    """The pass cycle a table of this size plays unless it says otherwise.
+
+    >>> default_pass_cycle(3)
+    'left-right-hold'
+    """
+    return "left-right-across-hold" if players == 4 else "left-right-hold"
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """True for an int that is not a bool (JSON's true is no number of hearts)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def clean_names(names: object) -> list[str]:
+    """Trim and check the players' names, listed clockwise.
+
+    >>> clean_names([" Ann", "Ben ", "Cat"])
+    ['Ann', 'Ben', 'Cat']
+    """
+    if not isinstance(names, Sequence) or isinstance(names, str):
+        raise RuleError("List the players' names.", {"players": "A list of names."})
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        message = f"Hearts needs 3 to 5 players, not {len(names)}."
+        raise RuleError(message, {"players": message})
+    cleaned: list[str] = []
+    for seat, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            message = f"Player {seat + 1} needs a name."
+        elif len(name.strip()) > NAME_MAX:
+            message = f"“{name.strip()[:NAME_MAX]}…” is too long: {NAME_MAX} characters at most."
+        elif name.strip().casefold() in {c.casefold() for c in cleaned}:
+            message = f"Two players are called “{name.strip()}”: make the names different."
+        else:
+            cleaned.append(name.strip())
+            continue
+        raise RuleError(message, {"players": message})
+    return cleaned
+
+
+def house_rules(players: int, given: Mapping[str, object] | None = None) -> HouseRules:
+    """Fill in the defaults for ``players`` and check every rule given.
+
+    >>> house_rules(3).pass_cycle
+    'left-right-hold'
+    """
+    given = dict(given or {})
+    chosen = HouseRules(pass_cycle=default_pass_cycle(players)).as_dict()
+    errors = {f"rules.{key}": "There is no such house rule." for key in given if key not in RULE_KEYS}
+    for key in RULE_KEYS:
+        if key in given and given[key] is not None:
+            message = _rule_problem(key, given[key], players)
+            if message:
+                errors[f"rules.{key}"] = message
+            else:
+                chosen[key] = given[key]
+    refuse(errors)
+    return HouseRules(**chosen)  # type: ignore[arg-type]
+
+
+def _rule_problem(key: str, value: object, players: int) -> str | None:
+    if key == "target":
+        if not is_whole(value) or not MIN_TARGET <= value <= MAX_TARGET:
+            return f"The target must be a whole number from {MIN_TARGET} to {MAX_TARGET}."
+    elif key == "pass_cycle":
+        if value not in PASS_CYCLES:
+            return "The pass cycle must be one of: " + ", ".join(PASS_CYCLES) + "."
+        if "across" in PASS_CYCLES[str(value)] and players != 4:
+            return f"Passing across needs exactly 4 players, not {players}."
+    elif key in ("sun", "omnibus"):
+        if not isinstance(value, bool):
+            return f"The {key} rule is on (true) or off (false)."
+    elif key == "moon" and value not in MOON_RULES:
+        return "The moon rule must be one of: " + ", ".join(MOON_RULES) + "."
+    elif key == "tie" and value not in TIE_RULES:
+        return "The tie rule must be one of: " + ", ".join(TIE_RULES) + "."
+    elif key == "first_dealer" and (not is_whole(value) or not 0 <= value < players):
+        return f"The first dealer must be a seat from 0 to {players - 1}."
+    return None
+
+
+def pass_direction(rules: HouseRules, number: int) -> str:
+    """The pass of hand ``number`` (from 1).
+
+    >>> [pass_direction(HouseRules(), k) for k in range(1, 6)]
+    ['left', 'right', 'across', 'hold', 'left']
+    """
+    cycle = PASS_CYCLES[rules.pass_cycle]
+    return cycle[(number - 1) % len(cycle)]
+
+
+def pass_targets(direction: str, players: int) -> list[tuple[int, int]]:
+    """Who passes to whom, as (from, to) seats; empty on a hold hand.
+
+    >>> pass_targets("right", 4)
+    [(0, 3), (1, 0), (2, 1), (3, 2)]
+    """
+    step = {"left": 1, "right": -1, "across": 2}.get(direction)
+    if step is None:
+        return []
+    return [(seat, (seat + step) % players) for seat in range(players)]
+
+
+def dealer(rules: HouseRules, players: int, number: int) -> int:
+    """The seat that deals hand ``number``: the deal moves left each hand.
+
+    >>> dealer(HouseRules(first_dealer=3), 4, 2)
+    0
+    """
+    return (rules.first_dealer + number - 1) % players

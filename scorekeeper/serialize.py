@@ -1,0 +1,82 @@
+"""Games as the API's JSON objects (API.md); the history export uses them too."""
+
+from datetime import datetime
+
+from . import rules
+from .games import LoadedGame, Preview
+
+
+def timestamp(moment: datetime) -> str:
+    return moment.replace(microsecond=0).isoformat() + "Z"
+
+
+def hand_json(scored: rules.ScoredHand) -> dict[str, object]:
+    hand = scored.hand
+    return {
+        "number": scored.number,
+        "dealer": scored.dealer,
+        "pass": scored.pass_direction,
+        "hearts": list(hand.hearts),
+        "queen": hand.queen,
+        "jack": hand.jack,
+        "all_tricks": hand.all_tricks,
+        "moon": {"shooter": scored.moon.shooter, "option": scored.moon.option} if scored.moon else None,
+        "scores": list(scored.scores),
+        "totals": list(scored.totals),
+    }
+
+
+def next_hand_json(upcoming: rules.NextHand | None, players: int) -> dict[str, object] | None:
+    if upcoming is None:
+        return None
+    return {
+        "number": upcoming.number,
+        "dealer": upcoming.dealer,
+        "pass": upcoming.pass_direction,
+        "passes": [{"from": giver, "to": taker} for giver, taker in upcoming.passes],
+        "tie_break": upcoming.tie_break,
+        "leads": rules.OPENING_LEAD[players],
+    }
+
+
+def summary_json(loaded: LoadedGame) -> dict[str, object]:
+    state = loaded.state
+    return {
+        "id": loaded.id,
+        "players": loaded.players,
+        "status": "finished" if state.finished else "in-progress",
+        "winners": list(state.outcome.winners),
+        "hands": len(state.hands),
+        "totals": list(state.totals),
+        "created_at": timestamp(loaded.game.created_at),
+        "updated_at": timestamp(loaded.game.updated_at),
+    }
+
+
+def game_json(loaded: LoadedGame) -> dict[str, object]:
+    state = loaded.state
+    return {
+        **summary_json(loaded),
+        "rules": loaded.rules.as_dict(),
+        "hands": [hand_json(scored) for scored in state.hands],
+        "next_hand": next_hand_json(state.next_hand, state.players),
+    }
+
+
+def preview_json(preview: Preview) -> dict[str, object]:
+    state, advice = preview.state, preview.advice
+    moon = None
+    if advice is not None:
+        options = {
+            option: {"totals": list(choice.totals), "outcome": choice.outcome}
+            for option, choice in advice.options.items()
+        }
+        moon = {"shooter": advice.shooter, "options": options, "advice": advice.advice}
+    scored = state.hands[-1]
+    return {
+        "scores": list(scored.scores),
+        "totals": list(scored.totals),
+        "moon": moon,
+        "ends_game": state.finished,
+        "winners": list(state.outcome.winners),
+    }

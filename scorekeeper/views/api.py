@@ -1,0 +1,107 @@
+"""The JSON API of API.md: the same games, through the same service and rules."""
+
+import json
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from .. import games, rules
+from ..serialize import game_json, preview_json, summary_json
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+DEFAULT_LIMIT, MAX_LIMIT = 20, 100
+
+
+def json_body() -> dict[str, object]:
+    try:
+        body = json.loads(request.get_data(as_text=True) or "null")
+    except ValueError:
+        abort(400, "The body is not valid JSON.")
+    if not isinstance(body, dict):
+        abort(400, "The body must be a JSON object.")
+    return body
+
+
+def error(status: int, message: str, errors: dict[str, str] | None = None) -> tuple[Response, int]:
+    body: dict[str, object] = {"error": message}
+    if errors:
+        body["errors"] = errors
+    return jsonify(body), status
+
+
+@bp.errorhandler(rules.RuleError)
+def rule_broken(broken: rules.RuleError) -> tuple[Response, int]:
+    return error(409 if broken.conflict else 422, broken.message, broken.errors)
+
+
+@bp.errorhandler(games.GameNotFound)
+def not_found(missing: games.GameNotFound) -> tuple[Response, int]:
+    return error(404, str(missing))
+
+
+def http_error(problem: HTTPException) -> tuple[Response, int]:
+    """Every HTTP error under /api is JSON too, for unknown addresses as well."""
+    return error(problem.code or 500, problem.description or problem.name)
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int, dict[str, str]]:
+    body = json_body()
+    if "players" not in body:
+        raise rules.RuleError("List the players' names.", {"players": "Required."})
+    loaded = games.create_game(body["players"], body.get("rules"))
+    return jsonify(game_json(loaded)), 201, {"Location": url_for(".game", game_id=loaded.id)}
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    limit = _int_arg("limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+    before = _int_arg("before", None, 1, None)
+    found, more = games.list_games(limit, before)
+    following = url_for(".list_games", limit=limit, before=found[-1].id) if more else None
+    return jsonify({"games": [summary_json(loaded) for loaded in found], "next": following})
+
+
+def _int_arg(name: str, default: int | None, low: int, high: int | None) -> int | None:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or int(raw) < low or (high is not None and int(raw) > high):
+        limit = f"from {low} to {high}" if high else f"of at least {low}"
+        raise rules.RuleError(f"“{name}” must be a whole number {limit}.", {name: f"A whole number {limit}."})
+    return int(raw)
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> Response:
+    return jsonify(game_json(games.load_game(game_id)))
+
+
+@bp.delete("/games/<int:game_id>")
+def delete_game(game_id: int) -> tuple[str, int]:
+    games.delete_game(game_id)
+    return "", 204
+
+
+@bp.post("/games/<int:game_id>/hands")
+def record_hand(game_id: int) -> tuple[Response, int]:
+    body = json_body()
+    return jsonify(game_json(games.record_hand(game_id, body))), 201
+
+
+@bp.post("/games/<int:game_id>/preview")
+def preview_hand(game_id: int) -> Response:
+    return jsonify(preview_json(games.preview_hand(game_id, json_body())))
+
+
+@bp.put("/games/<int:game_id>/hands/<int:number>")
+def correct_hand(game_id: int, number: int) -> Response:
+    body = json_body()
+    body.pop("number", None)
+    return jsonify(game_json(games.correct_hand(game_id, number, body)))
+
+
+@bp.delete("/games/<int:game_id>/hands/<int:number>")
+def undo_hand(game_id: int, number: int) -> Response:
+    return jsonify(game_json(games.undo_hand(game_id, number)))

@@ -1,0 +1,80 @@
+"""Fixtures: an app with its own database per test, and a `table` that plays through the API."""
+
+import os
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.db import db
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """A fresh database for one test: PostgreSQL when DATABASE_URL says so, else a SQLite file."""
+    return os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite'}"
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+        }
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        if os.environ.get("DATABASE_URL"):
+            db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Table:
+    """A table's actions, through the JSON API: tests read like a game night."""
+
+    def __init__(self, client):
+        self.client = client
+        self.game_id = None
+
+    def start_game(self, players=("Ann", "Ben", "Cat", "Dan"), **rules):
+        answer = self.client.post("/api/games", json={"players": list(players), "rules": rules})
+        assert answer.status_code == 201, answer.json
+        self.game_id = answer.json["id"]
+        return answer.json
+
+    def record_hand(self, hearts, queen, expect=201, **more):
+        answer = self.client.post(f"/api/games/{self.game_id}/hands", json={"hearts": hearts, "queen": queen, **more})
+        assert answer.status_code == expect, answer.json
+        return answer.json
+
+    def preview(self, hearts, queen, **more):
+        answer = self.client.post(f"/api/games/{self.game_id}/preview", json={"hearts": hearts, "queen": queen, **more})
+        assert answer.status_code == 200, answer.json
+        return answer.json
+
+    def correct(self, number, hearts, queen, expect=200, **more):
+        body = {"hearts": hearts, "queen": queen, **more}
+        answer = self.client.put(f"/api/games/{self.game_id}/hands/{number}", json=body)
+        assert answer.status_code == expect, answer.json
+        return answer.json
+
+    def undo(self, number, expect=200):
+        answer = self.client.delete(f"/api/games/{self.game_id}/hands/{number}")
+        assert answer.status_code == expect, answer.json
+        return answer.json
+
+    def game(self):
+        return self.client.get(f"/api/games/{self.game_id}").json
+
+
+@pytest.fixture
+def table(client):
+    return Table(client)

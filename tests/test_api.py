@@ -1,0 +1,264 @@
+"""The JSON API of API.md, driven as a table would drive it."""
+
+import pytest
+
+
+def test_create_answers_201_with_location_and_the_game(client):
+    answer = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]})
+    assert answer.status_code == 201
+    game = answer.json
+    assert answer.headers["Location"].endswith(f"/api/games/{game['id']}")
+    assert game["rules"] == {
+        "target": 100,
+        "pass_cycle": "left-right-across-hold",
+        "moon": "choose",
+        "sun": False,
+        "omnibus": False,
+        "tie": "play-on",
+        "first_dealer": 0,
+    }
+    assert (game["status"], game["winners"], game["totals"], game["hands"]) == ("in-progress", [], [0, 0, 0, 0], [])
+    assert game["next_hand"] == {
+        "number": 1,
+        "dealer": 0,
+        "pass": "left",
+        "passes": [{"from": 0, "to": 1}, {"from": 1, "to": 2}, {"from": 2, "to": 3}, {"from": 3, "to": 0}],
+        "tie_break": False,
+        "leads": "2♣",
+    }
+    assert client.get(answer.headers["Location"]).json == game
+
+
+def test_a_whole_game_gives_the_totals_of_the_rules(table):
+    table.start_game(target=50, first_dealer=2)
+    first = table.record_hand([4, 0, 9, 0], 1)
+    assert first["hands"][0] == {
+        "number": 1,
+        "dealer": 2,
+        "pass": "left",
+        "hearts": [4, 0, 9, 0],
+        "queen": 1,
+        "jack": None,
+        "all_tricks": None,
+        "moon": None,
+        "scores": [4, 13, 9, 0],
+        "totals": [4, 13, 9, 0],
+    }
+    assert first["next_hand"]["passes"] == [
+        {"from": 0, "to": 3},
+        {"from": 1, "to": 0},
+        {"from": 2, "to": 1},
+        {"from": 3, "to": 2},
+    ]
+    advice = table.preview([0, 13, 0, 0], 1)
+    assert advice["moon"]["advice"] == "add"
+    assert advice["moon"]["options"]["subtract"] == {"totals": [4, 0, 9, 0], "outcome": "goes-on"}
+    moon = table.record_hand([0, 13, 0, 0], 1, moon_option="add")
+    assert moon["hands"][1]["moon"] == {"shooter": 1, "option": "add"}
+    assert moon["totals"] == [30, 13, 35, 26]
+    table.record_hand([0, 0, 13, 0], 0)
+    last = table.record_hand([3, 3, 3, 4], 3, number=4)
+    assert last["totals"] == [46, 16, 51, 43]
+    assert (last["status"], last["winners"], last["next_hand"]) == ("finished", [1], None)
+
+
+def test_preview_stores_nothing_and_follows_the_given_option(table):
+    table.start_game()
+    before = table.game()
+    preview = table.preview([0, 13, 0, 0], 1, moon_option="subtract")
+    assert preview == {
+        "scores": [0, 0, 0, 0],
+        "totals": [0, 0, 0, 0],
+        "moon": {
+            "shooter": 1,
+            "options": {
+                "add": {"totals": [26, 0, 26, 26], "outcome": "goes-on"},
+                "subtract": {"totals": [0, 0, 0, 0], "outcome": "goes-on"},
+            },
+            "advice": "add",
+        },
+        "ends_game": False,
+        "winners": [],
+    }
+    assert table.game() == before
+
+
+def test_preview_with_a_fixed_moon_rule_offers_that_option(table):
+    table.start_game(moon="subtract")
+    preview = table.preview([0, 13, 0, 0], 1)
+    assert list(preview["moon"]["options"]) == ["subtract"]
+    assert preview["moon"]["advice"] == "subtract"
+
+
+@pytest.mark.parametrize(
+    "rules, hand, totals",
+    [
+        ({"omnibus": True}, {"hearts": [0, 13, 0, 0], "queen": 1, "jack": 1, "moon_option": "add"}, [26, -10, 26, 26]),
+        ({"omnibus": True}, {"hearts": [2, 3, 4, 4], "queen": 0, "jack": 3}, [15, 3, 4, -6]),
+        ({"sun": True}, {"hearts": [13, 0, 0, 0], "queen": 0, "all_tricks": 0}, [0, 52, 52, 52]),
+    ],
+)
+def test_worked_examples_from_a_new_game(table, rules, hand, totals):
+    table.start_game(**rules)
+    answer = table.record_hand(**hand)
+    assert answer["totals"] == totals
+
+
+def finished_game(table):
+    table.start_game(target=13)
+    table.record_hand([4, 0, 9, 0], 1)
+    assert table.game()["status"] == "finished"
+
+
+# (what RULES.md calls a bad hand, house rules, body, status, field at fault, words in the message)
+BAD_HANDS = [
+    ("12 hearts", {}, {"hearts": [4, 0, 8, 0], "queen": 1}, 422, "hearts", "12, not 13: one heart missing"),
+    ("14 hearts", {}, {"hearts": [4, 0, 9, 1], "queen": 1}, 422, "hearts", "14, not 13: one heart too many"),
+    ("-1 hearts", {}, {"hearts": [-1, 1, 13, 0], "queen": 1}, 422, "hearts", "Ann's hearts must be a whole number"),
+    ("14 for one", {}, {"hearts": [14, 0, 0, 0], "queen": 1}, 422, "hearts", "from 0 to 13, not 14"),
+    ("2.5 hearts", {}, {"hearts": [2.5, 1.5, 9, 0], "queen": 1}, 422, "hearts", "not 2.5"),
+    ("no Q♠", {}, {"hearts": [4, 0, 9, 0]}, 422, "queen", "Say who took the Q♠"),
+    ("Q♠ seat 7", {}, {"hearts": [4, 0, 9, 0], "queen": 7}, 422, "queen", "a seat from 0 to 3, not 7"),
+    ("J♦ off", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "jack": 0}, 422, "jack", "does not play the Omnibus J♦"),
+    ("all tricks", {"sun": True}, {"hearts": [4, 0, 9, 0], "queen": 1, "all_tricks": 2}, 422, "all_tricks", "Cat"),
+    ("no option", {}, {"hearts": [0, 13, 0, 0], "queen": 1}, 422, "moon_option", "Ben shot the moon"),
+    ("wrong number", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "number": 3}, 409, None, "the next is hand 1"),
+    ("number 'one'", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "number": "one"}, 422, "number", "whole number"),
+    ("unknown field", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "spades": 1}, 422, "spades", "no such field"),
+]
+
+
+@pytest.mark.parametrize("what, rules, body, status, field, words", BAD_HANDS, ids=[row[0] for row in BAD_HANDS])
+def test_bad_hands_are_refused_and_store_nothing(table, client, what, rules, body, status, field, words):
+    table.start_game(**rules)
+    before = table.game()
+    answer = client.post(f"/api/games/{table.game_id}/hands", json=body)
+    assert answer.status_code == status
+    assert words in answer.json["error"]
+    if field:
+        assert words in answer.json["errors"][field]
+    assert table.game() == before
+
+
+def test_a_finished_game_takes_no_more_hands(table, client):
+    finished_game(table)
+    before = table.game()
+    answer = client.post(f"/api/games/{table.game_id}/hands", json={"hearts": [4, 0, 9, 0], "queen": 1})
+    assert answer.status_code == 409
+    assert answer.json["error"] == "This game is finished: it takes no more hands."
+    assert (
+        client.post(f"/api/games/{table.game_id}/preview", json={"hearts": [4, 0, 9, 0], "queen": 1}).status_code == 409
+    )
+    assert table.game() == before
+
+
+@pytest.mark.parametrize(
+    "body, status, message",
+    [
+        ({"players": ["Ann", "Ben"]}, 422, "Hearts needs 3 to 5 players, not 2."),
+        ({"players": ["Ann", "ANN", "Cat"]}, 422, "Two players are called “ANN”: make the names different."),
+        ({}, 422, "List the players' names."),
+        ({"players": ["A", "B", "C"], "rules": {"pass_cycle": "left-right-across-hold"}}, 422, "exactly 4 players"),
+        ({"players": ["A", "B", "C"], "rules": "classic"}, 422, "The house rules must be an object."),
+        ({"players": ["A", "B", "C", "D"], "rules": {"target": 5}}, 422, "from 10 to 1000"),
+    ],
+)
+def test_bad_games_are_refused(client, body, status, message):
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == status
+    assert message in answer.json["error"]
+    assert client.get("/api/games").json["games"] == []
+
+
+@pytest.mark.parametrize(
+    "data, message", [("{not json", "The body is not valid JSON."), ("[1, 2]", "The body must be a JSON object.")]
+)
+def test_a_body_that_is_not_a_json_object_is_400(client, data, message):
+    answer = client.post("/api/games", data=data, content_type="application/json")
+    assert (answer.status_code, answer.json) == (400, {"error": message})
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("get", "/api/games/999"),
+        ("delete", "/api/games/999"),
+        ("post", "/api/games/999/hands"),
+        ("put", "/api/games/1/hands/3"),
+        ("delete", "/api/games/1/hands/3"),
+        ("get", "/api/nowhere"),
+    ],
+)
+def test_missing_games_and_hands_are_404_in_json(table, client, method, path):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    answer = getattr(client, method)(path, json={"hearts": [4, 0, 9, 0], "queen": 1})
+    assert answer.status_code == 404
+    assert answer.is_json and answer.json["error"]
+
+
+def test_a_wrong_method_is_json_too(client):
+    answer = client.patch("/api/games")
+    assert answer.status_code == 405 and answer.json["error"]
+
+
+def test_correcting_a_hand_replays_the_later_ones(table):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    table.record_hand([13, 0, 0, 0], 0, moon_option="subtract")
+    assert table.game()["totals"] == [0, 13, 9, 0]
+    corrected = table.correct(1, [9, 0, 4, 0], 1)
+    assert corrected["hands"][0]["scores"] == [9, 13, 4, 0]
+    # the subtract floor follows the corrected total before hand 2
+    assert corrected["totals"] == [0, 13, 4, 0]
+
+
+def test_a_correction_that_would_end_the_game_early_is_409(table):
+    table.start_game(target=23)
+    table.record_hand([4, 0, 9, 0], 1)
+    table.record_hand([0, 0, 4, 9], 2)
+    before = table.game()
+    refused = table.correct(1, [1, 2, 10, 0], 2, expect=409)  # 1, 2, 23, 0: the end, at hand 1
+    assert "end the game at hand 1" in refused["error"]
+    assert table.game() == before
+
+
+def test_undo_only_the_last_hand_and_it_reopens_a_finished_game(table):
+    finished_game(table)
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    table.record_hand([0, 4, 0, 9], 2)
+    assert "Only the last hand (hand 2)" in table.undo(1, expect=409)["error"]
+    assert table.undo(2)["totals"] == [4, 13, 9, 0]
+
+    table.start_game(target=13)
+    table.record_hand([4, 0, 9, 0], 1)
+    reopened = table.undo(1)
+    assert (reopened["status"], reopened["hands"], reopened["next_hand"]["number"]) == ("in-progress", [], 1)
+
+
+def test_delete_a_game(table, client):
+    table.start_game()
+    assert client.delete(f"/api/games/{table.game_id}").status_code == 204
+    assert client.get(f"/api/games/{table.game_id}").status_code == 404
+
+
+def test_games_are_listed_newest_first_in_pages(table, client):
+    for _ in range(25):
+        table.start_game()
+    seen, url = [], "/api/games?limit=10"
+    while url:
+        page = client.get(url).json
+        assert len(page["games"]) <= 10
+        seen += [summary["id"] for summary in page["games"]]
+        url = page["next"]
+    assert seen == sorted(seen, reverse=True) and len(seen) == 25
+    summary = client.get("/api/games?limit=1").json["games"][0]
+    assert set(summary) == {"id", "players", "status", "winners", "hands", "totals", "created_at", "updated_at"}
+    assert len(client.get("/api/games").json["games"]) == 20
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=101", "limit=ten", "before=-1"])
+def test_bad_page_arguments_are_422(client, query):
+    answer = client.get(f"/api/games?{query}")
+    assert answer.status_code == 422 and answer.json["error"]

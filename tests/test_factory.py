@@ -1,0 +1,42 @@
+"""The app factory: config layering, the kept secret, the schema made on first start."""
+
+from pathlib import Path
+
+from sqlalchemy import inspect
+
+from scorekeeper import create_app, database_url, instance_secret
+from scorekeeper.db import db
+
+
+def test_testing_config_wins(app):
+    assert app.testing and app.config["SECRET_KEY"] == "test"
+
+
+def test_secret_key_is_made_once_and_kept(tmp_path):
+    made = instance_secret(tmp_path)
+    assert instance_secret(tmp_path) == made and len(made) == 64
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_without_a_configured_secret_the_instance_one_is_used(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'a.sqlite'}"})
+    assert app.config["SECRET_KEY"] == (Path(app.instance_path) / "secret_key").read_text()
+
+
+def test_environment_overrides_defaults(tmp_path, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    app = create_app()
+    assert app.config["SECRET_KEY"] == "from-env"
+    assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("env.sqlite")
+
+
+def test_schema_is_created_on_first_start(app):
+    with app.app_context():
+        assert {"games", "players", "hands"} <= set(inspect(db.engine).get_table_names())
+
+
+def test_postgres_urls_use_psycopg():
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("sqlite:///x.sqlite") == "sqlite:///x.sqlite"

@@ -1,0 +1,341 @@
+"""RULES.md as tables: every worked example, every bad hand, passing and dealing."""
+
+import pytest
+
+from scorekeeper.rules import (
+    GameState,
+    Hand,
+    HouseRules,
+    RuleError,
+    clean_names,
+    dealer,
+    house_rules,
+    make_hand,
+    moon_advice,
+    outcome,
+    pass_direction,
+    pass_targets,
+    play,
+    preview,
+    replay,
+)
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def state_with(totals, rules=None):
+    rules = rules or HouseRules()
+    return GameState(len(totals), rules, (), tuple(totals), outcome(totals, rules))
+
+
+def facts(hearts, queen, **more):
+    return {"hearts": list(hearts), "queen": queen, **more}
+
+
+# (example, rules, totals before, facts, hand scores, totals after, finished, winners)
+WORKED_EXAMPLES = [
+    (1, {}, [0, 0, 0, 0], facts([4, 0, 9, 0], 1), [4, 13, 9, 0], [4, 13, 9, 0], False, ()),
+    (2, {}, [10, 20, 30, 40], facts([0, 13, 0, 0], 1, moon_option="add"), [26, 0, 26, 26], [36, 20, 56, 66], False, ()),
+    (
+        3,
+        {},
+        [10, 20, 30, 40],
+        facts([0, 13, 0, 0], 1, moon_option="subtract"),
+        [0, -20, 0, 0],
+        [10, 0, 30, 40],
+        False,
+        (),
+    ),
+    (
+        4,
+        {},
+        [5, 30, 40, 50],
+        facts([13, 0, 0, 0], 0, moon_option="subtract"),
+        [-5, 0, 0, 0],
+        [0, 30, 40, 50],
+        False,
+        (),
+    ),
+    (
+        5,
+        {},
+        [80, 50, 60, 90],
+        facts([0, 13, 0, 0], 1, moon_option="add"),
+        [26, 0, 26, 26],
+        [106, 50, 86, 116],
+        True,
+        (1,),
+    ),
+    (
+        6,
+        {},
+        [90, 95, 60, 99],
+        facts([13, 0, 0, 0], 0, moon_option="subtract"),
+        [-26, 0, 0, 0],
+        [64, 95, 60, 99],
+        False,
+        (),
+    ),
+    (7, {}, [98, 90, 90, 70], facts([3, 0, 0, 10], 1), [3, 13, 0, 10], [101, 103, 90, 80], True, (3,)),
+    (8, {}, [98, 85, 90, 92], facts([5, 0, 3, 5], 1), [5, 13, 3, 5], [103, 98, 93, 97], True, (2,)),
+    (9, {}, [95, 90, 80, 80], facts([6, 3, 2, 2], 1), [6, 16, 2, 2], [101, 106, 82, 82], False, ()),
+    (9, {"tie": "share"}, [95, 90, 80, 80], facts([6, 3, 2, 2], 1), [6, 16, 2, 2], [101, 106, 82, 82], True, (2, 3)),
+    (
+        10,
+        {"omnibus": True},
+        [0, 0, 0, 0],
+        facts([0, 13, 0, 0], 1, jack=1, moon_option="add"),
+        [26, -10, 26, 26],
+        [26, -10, 26, 26],
+        False,
+        (),
+    ),
+    (11, {"omnibus": True}, [0, 0, 0, 0], facts([2, 3, 4, 4], 0, jack=3), [15, 3, 4, -6], [15, 3, 4, -6], False, ()),
+    (
+        12,
+        {"sun": True},
+        [10, 10, 10, 10],
+        facts([13, 0, 0, 0], 0, all_tricks=0),
+        [0, 52, 52, 52],
+        [10, 62, 62, 62],
+        False,
+        (),
+    ),
+]
+
+
+@pytest.mark.parametrize("example, given, before, entered, scores, after, finished, winners", WORKED_EXAMPLES)
+def test_worked_examples(example, given, before, entered, scores, after, finished, winners):
+    rules = house_rules(4, given)
+    state = play(state_with(before, rules), make_hand(PLAYERS, rules, entered))
+    assert list(state.hands[-1].scores) == scores
+    assert list(state.totals) == after
+    assert (state.finished, state.outcome.winners) == (finished, winners)
+
+
+def test_play_on_tie_is_a_tie_break():
+    state = play(state_with([95, 90, 80, 80]), make_hand(PLAYERS, HouseRules(), facts([6, 3, 2, 2], 1)))
+    assert state.outcome.tie_break and state.next_hand.tie_break
+
+
+# (example, totals before, shooter's hand, advice, outcome of each option)
+ADVICE = [
+    (5, [80, 50, 60, 90], facts([0, 13, 0, 0], 1), "add", {"add": "wins", "subtract": "goes-on"}),
+    (6, [90, 95, 60, 99], facts([13, 0, 0, 0], 0), "subtract", {"add": "loses", "subtract": "goes-on"}),
+    (2, [10, 20, 30, 40], facts([0, 13, 0, 0], 1), "add", {"add": "goes-on", "subtract": "goes-on"}),
+    (
+        "floor narrows subtract",
+        [30, 5, 60, 70],
+        facts([0, 13, 0, 0], 1),
+        "add",
+        {"add": "goes-on", "subtract": "goes-on"},
+    ),
+    ("even margins", [0, 0, 0, 0], facts([0, 13, 0, 0], 1), "add", {"add": "goes-on", "subtract": "goes-on"}),
+]
+
+
+@pytest.mark.parametrize("example, before, entered, advice, outcomes", ADVICE)
+def test_moon_advice(example, before, entered, advice, outcomes):
+    state = state_with(before)
+    hand = make_hand(PLAYERS, state.rules, entered, need_option=False)
+    got = moon_advice(state, hand)
+    assert got.advice == advice
+    assert {option: choice.outcome for option, choice in got.options.items()} == outcomes
+
+
+def test_advice_shares_beats_going_on():
+    rules = HouseRules(tie="share")
+    state = state_with([50, 24, 70, 80], rules)
+    advice = moon_advice(state, make_hand(PLAYERS, rules, facts([13, 0, 0, 0], 0), need_option=False))
+    assert advice.options["add"].outcome == "shares"  # 50, 50, 96, 106
+    assert advice.options["subtract"].outcome == "goes-on"  # 24, 24, 70, 80
+    assert advice.advice == "add"
+
+
+def test_fixed_moon_rule_offers_one_option():
+    rules = HouseRules(moon="subtract")
+    state = state_with([10, 20, 30, 40], rules)
+    got = moon_advice(state, make_hand(PLAYERS, rules, facts([0, 13, 0, 0], 1)))
+    assert list(got.options) == ["subtract"] and got.advice == "subtract"
+    assert list(play(state, make_hand(PLAYERS, rules, facts([0, 13, 0, 0], 1))).totals) == [10, 0, 30, 40]
+
+
+def test_preview_follows_advice_when_no_option_given():
+    state = state_with([90, 95, 60, 99])
+    after, advice = preview(state, make_hand(PLAYERS, state.rules, facts([13, 0, 0, 0], 0), need_option=False))
+    assert advice.advice == "subtract" and list(after.totals) == [64, 95, 60, 99]
+
+
+def test_sun_is_not_a_moon_choice():
+    rules = HouseRules(sun=True)
+    hand = make_hand(PLAYERS, rules, facts([13, 0, 0, 0], 0, all_tricks=0, moon_option="add"))
+    assert hand.moon_option is None
+    assert moon_advice(state_with([0, 0, 0, 0], rules), hand) is None
+
+
+def test_subtract_with_jack_can_go_below_zero():
+    rules = HouseRules(omnibus=True)
+    hand = make_hand(PLAYERS, rules, facts([13, 0, 0, 0], 0, jack=0, moon_option="subtract"))
+    assert list(play(state_with([5, 0, 0, 0], rules), hand).totals) == [-10, 0, 0, 0]
+
+
+# (what is wrong, rules, facts, the field at fault, words the message must hold)
+BAD_HANDS = [
+    ("12 hearts", {}, facts([4, 0, 8, 0], 1), "hearts", "add up to 12, not 13: one heart missing"),
+    ("14 hearts", {}, facts([4, 0, 9, 1], 1), "hearts", "add up to 14, not 13: one heart too many"),
+    ("negative hearts", {}, facts([-1, 1, 13, 0], 1), "hearts", "Ann's hearts must be a whole number from 0 to 13"),
+    ("14 for one player", {}, facts([14, 0, 0, 0], 1), "hearts", "Ann's hearts must be a whole number from 0 to 13"),
+    ("half a heart", {}, facts([2.5, 1.5, 9, 0], 1), "hearts", "Ann's hearts must be a whole number"),
+    ("no Q♠", {}, {"hearts": [4, 0, 9, 0]}, "queen", "Say who took the Q♠"),
+    ("Q♠ seat missing", {}, facts([4, 0, 9, 0], 4), "queen", "The Q♠ must go to a seat from 0 to 3"),
+    ("J♦ without omnibus", {}, facts([4, 0, 9, 0], 1, jack=2), "jack", "does not play the Omnibus J♦"),
+    (
+        "all tricks, not a moon",
+        {"sun": True},
+        facts([4, 0, 9, 0], 1, all_tricks=1),
+        "all_tricks",
+        "Ben cannot have taken every trick",
+    ),
+    ("moon, no option", {}, facts([0, 13, 0, 0], 1), "moon_option", "Ben shot the moon: choose add"),
+    ("omnibus, no J♦", {"omnibus": True}, facts([4, 0, 9, 0], 1), "jack", "Say who took the J♦"),
+    ("option, no moon", {}, facts([4, 0, 9, 0], 1, moon_option="add"), "moon_option", "Nobody shot the moon"),
+    (
+        "sun off",
+        {},
+        facts([13, 0, 0, 0], 0, all_tricks=0, moon_option="add"),
+        "all_tricks",
+        "does not play shooting the sun",
+    ),
+    ("hearts not a list", {}, facts("4,0,9,0", 1), "hearts", "Give the hearts taken by each of the 4 players"),
+    ("three counts", {}, facts([4, 9, 0], 1), "hearts", "Give the hearts taken by each of the 4 players"),
+    ("true is no seat", {}, facts([4, 0, 9, 0], True), "queen", "The Q♠ must go to a seat"),
+    ("unknown option", {}, facts([0, 13, 0, 0], 1, moon_option="double"), "moon_option", "“add” or “subtract”"),
+    (
+        "against the house rule",
+        {"moon": "add"},
+        facts([0, 13, 0, 0], 1, moon_option="subtract"),
+        "moon_option",
+        "always uses “add”",
+    ),
+]
+
+
+@pytest.mark.parametrize("what, given, entered, field, words", BAD_HANDS, ids=[row[0] for row in BAD_HANDS])
+def test_bad_hands(what, given, entered, field, words):
+    with pytest.raises(RuleError) as refused:
+        make_hand(PLAYERS, house_rules(4, given), entered)
+    assert field in refused.value.errors
+    assert words in refused.value.errors[field]
+    assert words in refused.value.message
+
+
+def test_a_finished_game_takes_no_more_hands():
+    state = play(state_with([98, 90, 90, 70]), make_hand(PLAYERS, HouseRules(), facts([3, 0, 0, 10], 1)))
+    with pytest.raises(RuleError, match="finished") as refused:
+        play(state, make_hand(PLAYERS, HouseRules(), facts([4, 0, 9, 0], 1)))
+    assert refused.value.conflict
+
+
+def test_replay_refuses_hands_after_the_end():
+    rules = HouseRules(target=13)
+    ends = Hand((4, 0, 9, 0), 1)  # 4, 13, 9, 0: ends on hand 1
+    with pytest.raises(RuleError, match="end the game at hand 1, but hands up to 2") as refused:
+        replay(4, rules, [ends, Hand((0, 13, 0, 0), 0)])
+    assert refused.value.conflict
+
+
+def test_replay_floors_subtract_on_the_total_before_the_hand():
+    state = replay(4, HouseRules(), [Hand((4, 0, 9, 0), 1), Hand((13, 0, 0, 0), 0, moon_option="subtract")])
+    assert list(state.totals) == [0, 13, 9, 0]
+    assert [h.number for h in state.hands] == [1, 2]
+    assert state.hands[1].moon.option == "subtract"
+
+
+PASSES = [
+    ("left-right-across-hold", 4, ["left", "right", "across", "hold", "left"]),
+    ("left-across-right-hold", 4, ["left", "across", "right", "hold", "left"]),
+    ("left-right-hold", 3, ["left", "right", "hold", "left", "right"]),
+    ("left-right-hold", 5, ["left", "right", "hold", "left", "right"]),
+    ("none", 4, ["hold"] * 5),
+]
+
+
+@pytest.mark.parametrize("cycle, players, directions", PASSES)
+def test_pass_direction(cycle, players, directions):
+    rules = house_rules(players, {"pass_cycle": cycle})
+    assert [pass_direction(rules, k) for k in range(1, 6)] == directions
+
+
+@pytest.mark.parametrize(
+    "direction, players, targets",
+    [
+        ("left", 4, [(0, 1), (1, 2), (2, 3), (3, 0)]),
+        ("right", 4, [(0, 3), (1, 0), (2, 1), (3, 2)]),
+        ("across", 4, [(0, 2), (1, 3), (2, 0), (3, 1)]),
+        ("left", 3, [(0, 1), (1, 2), (2, 0)]),
+        ("right", 5, [(0, 4), (1, 0), (2, 1), (3, 2), (4, 3)]),
+        ("hold", 4, []),
+    ],
+)
+def test_pass_targets(direction, players, targets):
+    assert pass_targets(direction, players) == targets
+
+
+def test_next_hand_two_passes_right():
+    state = replay(4, HouseRules(), [Hand((4, 0, 9, 0), 1)])
+    assert state.next_hand.pass_direction == "right"
+    assert state.next_hand.passes == ((0, 3), (1, 0), (2, 1), (3, 2))
+    assert state.next_hand.dealer == 1
+
+
+@pytest.mark.parametrize("first, players, number, seat", [(0, 4, 1, 0), (0, 4, 5, 0), (2, 3, 2, 0), (4, 5, 3, 1)])
+def test_dealer_moves_left(first, players, number, seat):
+    assert dealer(HouseRules(first_dealer=first), players, number) == seat
+
+
+BAD_RULES = [
+    (3, {"pass_cycle": "left-right-across-hold"}, "rules.pass_cycle", "Passing across needs exactly 4 players, not 3"),
+    (5, {"pass_cycle": "left-across-right-hold"}, "rules.pass_cycle", "needs exactly 4 players, not 5"),
+    (4, {"target": 9}, "rules.target", "from 10 to 1000"),
+    (4, {"target": 1001}, "rules.target", "from 10 to 1000"),
+    (4, {"target": "100"}, "rules.target", "whole number"),
+    (4, {"moon": "double"}, "rules.moon", "choose, add, subtract"),
+    (4, {"tie": "coin"}, "rules.tie", "play-on, share"),
+    (4, {"sun": "yes"}, "rules.sun", "on (true) or off (false)"),
+    (4, {"first_dealer": 4}, "rules.first_dealer", "seat from 0 to 3"),
+    (4, {"targte": 50}, "rules.targte", "no such house rule"),
+]
+
+
+@pytest.mark.parametrize("players, given, field, words", BAD_RULES)
+def test_bad_house_rules(players, given, field, words):
+    with pytest.raises(RuleError) as refused:
+        house_rules(players, given)
+    assert words in refused.value.errors[field]
+
+
+def test_house_rule_defaults():
+    assert house_rules(4) == HouseRules()
+    assert house_rules(5).pass_cycle == "left-right-hold"
+    assert house_rules(4, {"target": 50, "moon": None}).target == 50
+
+
+BAD_NAMES = [
+    (["Ann", "Ben"], "3 to 5 players, not 2"),
+    (["A", "B", "C", "D", "E", "F"], "3 to 5 players, not 6"),
+    (["Ann", "ann ", "Cat"], "Two players are called “ann”"),
+    (["Ann", "  ", "Cat"], "Player 2 needs a name"),
+    (["Ann", "B" * 25, "Cat"], "too long: 24 characters at most"),
+    (["Ann", 7, "Cat"], "Player 2 needs a name"),
+    ("Ann,Ben,Cat", "List the players"),
+]
+
+
+@pytest.mark.parametrize("names, words", BAD_NAMES)
+def test_bad_names(names, words):
+    with pytest.raises(RuleError, match=words):
+        clean_names(names)
+
+
+def test_names_are_trimmed():
+    assert clean_names(["  Ann ", "B" * 24, "Cat"]) == ["Ann", "B" * 24, "Cat"]

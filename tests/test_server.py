@@ -1,0 +1,46 @@
+"""The real production server: two phones racing to record the same hand."""
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from server import call, running_server
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_server(os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'server.sqlite'}") as base:
+        yield base
+
+
+def test_eight_phones_post_hand_one_and_only_one_is_stored(server):
+    status, game = call("POST", server + "/api/games", {"players": ["Ann", "Ben", "Cat", "Dan"]})
+    assert status == 201
+    hands_url = f"{server}/api/games/{game['id']}/hands"
+    start = threading.Barrier(8)
+
+    def post_hand_one(_):
+        start.wait()
+        return call("POST", hands_url, {"number": 1, "hearts": [4, 0, 9, 0], "queen": 1})
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(post_hand_one, range(8)))
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [201] + [409] * 7, answers
+    status, stored = call("GET", f"{server}/api/games/{game['id']}")
+    assert len(stored["hands"]) == 1 and stored["totals"] == [4, 13, 9, 0]
+
+
+def test_the_server_plays_a_game_over_http(server):
+    status, game = call("POST", server + "/api/games", {"players": ["Ann", "Ben", "Cat"], "rules": {"target": 50}})
+    assert status == 201 and game["rules"]["pass_cycle"] == "left-right-hold"
+    status, after = call("POST", f"{server}/api/games/{game['id']}/hands", {"hearts": [13, 0, 0], "queen": 0})
+    assert status == 422 and "Ann shot the moon" in after["error"]
+    status, after = call(
+        "POST", f"{server}/api/games/{game['id']}/hands", {"hearts": [13, 0, 0], "queen": 0, "moon_option": "add"}
+    )
+    assert status == 201 and after["totals"] == [0, 26, 26]
