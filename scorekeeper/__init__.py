@@ -78,11 +78,12 @@ def instance_secret(instance: Path) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, table
+    from .views import api, history, table
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(history.bp)
 
     @app.errorhandler(HTTPException)
     def http_error(problem: HTTPException) -> Any:

@@ -104,6 +104,12 @@ def load_game(game_id: int) -> LoadedGame:
     return replayed(game)
 
 
+def last_game() -> LoadedGame | None:
+    """The game started most recently, to offer its players and rules again."""
+    game = db.session.scalars(select(models.Game).order_by(models.Game.id.desc()).limit(1)).first()
+    return replayed(game) if game else None
+
+
 def list_games(limit: int, before: int | None = None, finished: bool | None = None) -> tuple[list[LoadedGame], bool]:
     """Newest first, ``limit`` games with an id below ``before``; and whether more follow."""
     query = select(models.Game).order_by(models.Game.id.desc()).limit(limit + 1)

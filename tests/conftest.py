@@ -78,3 +78,25 @@ class Table:
 @pytest.fixture
 def table(client):
     return Table(client)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    from browser import CHROMIUM, CHROMIUM_ARGS, need_chromium
+
+    need_chromium()
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def live_server(app):
+    """The app served on loopback for a real browser."""
+    from browser import served
+
+    with served(app) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args, playwright):
+    return {**browser_context_args, **playwright.devices["iPhone 13"]}

@@ -79,6 +79,24 @@ def outcome(totals: Sequence[int], rules: HouseRules) -> Outcome:
     return Outcome(False, (), True)
 
 
+def places(totals: Sequence[int]) -> tuple[int, ...]:
+    """Each seat's place, lowest total first; equal totals share a place.
+
+    >>> places([10, 5, 10, 20])
+    (2, 1, 2, 4)
+    """
+    return tuple(1 + sum(other < total for other in totals) for total in totals)
+
+
+def ranking(totals: Sequence[int]) -> list[int]:
+    """The seats from the lowest total to the highest.
+
+    >>> ranking([10, 5, 10, 20])
+    [1, 0, 2, 3]
+    """
+    return sorted(range(len(totals)), key=lambda seat: totals[seat])
+
+
 def new_game(players: int, rules: HouseRules) -> GameState:
     return GameState(players, rules, (), (0,) * players, Outcome(False, (), False))
 

@@ -1,0 +1,78 @@
+"""Count the taps a player needs to record worked example 1, and weigh the table page.
+
+    python scripts/bench_taps.py
+
+Opens a new 4-player game in headless Chromium at phone size, records hearts
+4,0,9,0 with the Q♠ to seat 1, tapping only what differs from what the form
+already shows (a chip already chosen, or a row the page fills in itself, costs
+nothing), saves, checks the totals, and prints the count. Then prints the bytes
+of HTML, CSS and JS the table page transfers.
+"""
+
+import gzip
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from browser import CHROMIUM, CHROMIUM_ARGS, served  # noqa: E402
+
+from scorekeeper import create_app  # noqa: E402
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+HEARTS, QUEEN = [4, 0, 9, 0], 1
+
+
+def record_example(page) -> int:
+    taps = 0
+    for name, count in zip(PLAYERS, HEARTS, strict=True):
+        chip = page.get_by_role("group", name=f"Hearts taken by {name}").get_by_role(
+            "radio", name=str(count), exact=True
+        )
+        if not chip.is_checked():
+            chip.locator("xpath=..").click()
+            taps += 1
+    page.get_by_role("group", name="Who took the Q♠").get_by_text(PLAYERS[QUEEN], exact=True).click()
+    taps += 1
+    page.get_by_role("button", name="Save hand").click()
+    shown = [page.locator(f'[data-total="{seat}"]').inner_text() for seat in range(len(PLAYERS))]
+    assert shown == ["4", "13", "9", "0"], f"the table shows {shown}"
+    return taps
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite", "SECRET_KEY": "bench"})
+        game = app.test_client().post("/api/games", json={"players": PLAYERS}).json
+        with served(app) as base, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            context = browser.new_context(**pw.devices["iPhone 13"])
+            page = context.new_page()
+            weights: dict[str, tuple[int, int]] = {}
+
+            def weigh(response):
+                kind = response.request.resource_type
+                if kind in ("document", "stylesheet", "script") and response.request.method == "GET":
+                    body = response.body()
+                    weights[response.url] = (len(body), len(gzip.compress(body)))
+
+            page.on("response", weigh)
+            page.goto(f"{base}/games/{game['id']}")
+            page.wait_for_load_state("networkidle")
+            first_load = dict(weights)
+            page.remove_listener("response", weigh)
+            taps = record_example(page)
+            browser.close()
+    raw = sum(size for size, _ in first_load.values())
+    packed = sum(size for _, size in first_load.values())
+    print(f"taps to record worked example 1: {taps} + save (aim: at most 4 + save)")
+    for url, (size, zipped) in first_load.items():
+        print(f"  {url.split('/', 3)[-1] or '/':<24} {size:>7,} B  ({zipped:,} B gzipped)")
+    print(f"table page transfer: {raw:,} B ({raw / 1024:.1f} KB; {packed / 1024:.1f} KB gzipped; aim: under 30 KB)")
+
+
+if __name__ == "__main__":
+    main()

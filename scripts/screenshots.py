@@ -1,0 +1,67 @@
+"""Take phone-size screenshots of the main pages, light and dark, for a person to look at.
+
+python scripts/screenshots.py out/screens
+"""
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from browser import CHROMIUM, CHROMIUM_ARGS, served  # noqa: E402
+
+from scorekeeper import create_app  # noqa: E402
+
+
+def seed(client):
+    """A game in progress with a moon, and a finished game."""
+    game = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json
+    hands = [([4, 0, 9, 0], 1, None), ([0, 13, 0, 0], 1, "add"), ([2, 3, 4, 4], 0, None)]
+    for hearts, queen, option in hands:
+        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen, "moon_option": option})
+    over = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"], "rules": {"target": 30}}).json
+    for hearts, queen in [([4, 0, 9], 1), ([1, 2, 10], 2)]:
+        client.post(f"/api/games/{over['id']}/hands", json={"hearts": hearts, "queen": queen})
+    return game["id"], over["id"]
+
+
+def shoot_a_moon(page, url, path):
+    """The hand form with Ben's moon entered: both options, their totals and the advice."""
+    page.goto(url)
+    page.get_by_role("group", name="Hearts taken by Ben").get_by_text("13", exact=True).click()
+    page.get_by_role("group", name="Who took the Q♠").get_by_text("Ben", exact=True).click()
+    page.locator('[data-advised]:not([hidden])').wait_for()
+    page.locator("#moon-panel").scroll_into_view_if_needed()
+    page.screenshot(path=str(path))
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/shots.sqlite", "SECRET_KEY": "shots"})
+        playing, over = seed(app.test_client())
+        pages = {
+            "home": "/",
+            "new": "/games/new",
+            "table": f"/games/{playing}",
+            "over": f"/games/{over}",
+            "correct": f"/games/{playing}/hands/2",
+        }
+        with served(app) as base, sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for scheme in ("light", "dark"):
+                context = browser.new_context(**pw.devices["iPhone 13"], color_scheme=scheme)
+                page = context.new_page()
+                for name, path in pages.items():
+                    page.goto(base + path)
+                    page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=True)
+                shoot_a_moon(page, base + pages["table"], out / f"moon-{scheme}.png")
+                context.close()
+            browser.close()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "out/screens"))

@@ -1,0 +1,45 @@
+"""Shared pieces of the browser tests: Debian's Chromium, and the app served from a thread."""
+
+import logging
+import os
+import shutil
+import threading
+from contextlib import contextmanager
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def need_chromium() -> None:
+    """Skip on a machine without Chromium, but never in CI, where .ci/run installs it."""
+    if shutil.which(CHROMIUM):
+        return
+    message = f"no {CHROMIUM}: install it with `apt-get install chromium` to run the browser tests"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@contextmanager
+def served(app):
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()

@@ -1,0 +1,125 @@
+"""A game night in a real Chromium at phone size: new game, hands, a moon, undo, a fix, game over."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def totals(page: Page, *expected: int) -> None:
+    for seat, total in enumerate(expected):
+        expect(page.locator(f'[data-total="{seat}"]')).to_have_text(str(total))
+
+
+def tap_hearts(page: Page, name: str, count: int) -> None:
+    page.get_by_role("group", name=f"Hearts taken by {name}").get_by_text(str(count), exact=True).click()
+
+
+def tap_queen(page: Page, name: str) -> None:
+    page.get_by_role("group", name="Who took the Q♠").get_by_text(name, exact=True).click()
+
+
+def save(page: Page) -> None:
+    page.get_by_role("button", name="Save hand").click()
+
+
+def test_a_game_night(page: Page, live_server: str):
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Start a new game").click()
+    for seat, name in enumerate(["Ann", "Ben", "Cat", "Dan"]):
+        page.get_by_role("textbox", name=f"Player {seat + 1}", exact=True).fill(name)
+    page.get_by_role("group", name="Play to").get_by_text("50", exact=True).click()
+    page.get_by_role("button", name="Start the game").click()
+
+    expect(page.get_by_role("heading", name="Hand 1", exact=True)).to_be_visible()
+    expect(page.get_by_text("Ann → Ben")).to_be_visible()
+    # Hand 1, worked example 1: the last row left is filled in (Cat: 9)
+    tap_hearts(page, "Ann", 4)
+    tap_hearts(page, "Ben", 0)
+    tap_hearts(page, "Dan", 0)
+    expect(
+        page.get_by_role("group", name="Hearts taken by Cat").get_by_role("radio", name="9", exact=True)
+    ).to_be_checked()
+    expect(page.locator("#live-check")).to_have_text("13 of 13 hearts · who took the Q♠?")
+    tap_queen(page, "Ben")
+    expect(page.locator("#live-check")).to_have_text("This hand: Ann +4, Ben +13, Cat +9, Dan 0")
+    save(page)
+    totals(page, 4, 13, 9, 0)
+    expect(page.get_by_text("Pass 3 cards right")).to_be_visible()
+
+    # Hand 2: Ben shoots the moon; the app advises adding, the table subtracts
+    tap_hearts(page, "Ben", 13)
+    tap_queen(page, "Ben")
+    panel = page.locator("#moon-panel")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Ben shot the moon!")
+    expect(panel.locator('[data-moon-totals="add"]')).to_have_text("Ann 30, Ben 13, Cat 35, Dan 26")
+    expect(panel.locator('[data-moon-totals="subtract"]')).to_have_text("Ann 4, Ben 0, Cat 9, Dan 0")
+    expect(panel.locator('[data-advised="add"]')).to_be_visible()
+    expect(panel.locator('[data-advised="subtract"]')).to_be_hidden()
+    panel.get_by_text("Shooter −26").click()
+    save(page)
+    totals(page, 4, 0, 9, 0)
+    expect(page.locator(".hands")).to_contain_text("☾ −26")
+
+    # Undo hand 2, with a confirmation
+    page.get_by_text("Undo hand 2", exact=True).click()
+    page.get_by_role("button", name="Yes, undo hand 2").click()
+    expect(page.get_by_text("Hand 2 was undone.")).to_be_visible()
+    totals(page, 4, 13, 9, 0)
+
+    # A bad hand is refused, and what was entered stays on the form
+    tap_hearts(page, "Ann", 4)
+    tap_hearts(page, "Cat", 8)
+    tap_queen(page, "Ben")
+    save(page)
+    expect(page.get_by_role("alert").first).to_have_text("The hearts add up to 12, not 13: one heart missing.")
+    expect(
+        page.get_by_role("group", name="Hearts taken by Cat").get_by_role("radio", name="8", exact=True)
+    ).to_be_checked()
+    tap_hearts(page, "Cat", 9)
+    save(page)
+    totals(page, 8, 26, 18, 0)
+
+    # Correct hand 1: Ann took 5 and Cat 8
+    page.get_by_role("link", name="Correct hand 1").click()
+    expect(
+        page.get_by_role("group", name="Hearts taken by Ann").get_by_role("radio", name="4", exact=True)
+    ).to_be_checked()
+    tap_hearts(page, "Ann", 5)
+    tap_hearts(page, "Cat", 8)
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.get_by_text("Hand 1 corrected")).to_be_visible()
+    totals(page, 9, 26, 17, 0)
+
+    # Hand 3 (across), then Cat shoots the moon and adding ends the game with Cat the winner
+    expect(page.get_by_text("Ann → Cat")).to_be_visible()
+    tap_hearts(page, "Ann", 13)
+    tap_queen(page, "Dan")
+    save(page)
+    totals(page, 22, 26, 17, 13)
+    tap_hearts(page, "Cat", 13)
+    tap_queen(page, "Cat")
+    expect(page.locator('[data-moon-outcome="add"]')).to_have_text("ends the game: the shooter wins")
+    expect(page.locator('[data-advised="add"]')).to_be_visible()
+    page.locator("#moon-panel").get_by_text("Everyone else +26").click()
+    save(page)
+
+    expect(page.get_by_role("heading", name="Cat wins!")).to_be_visible()
+    expect(page.get_by_role("list", name="Final totals")).to_have_text(
+        re.compile(r"1\.\s*Cat\s*17\s*2\.\s*Dan\s*39\s*3\.\s*Ann\s*48\s*4\.\s*Ben\s*52")
+    )
+
+
+def test_the_page_fits_a_phone_without_sideways_scrolling(page: Page, live_server: str, client):
+    game = client.post("/api/games", json={"players": ["Anneliese", "Bartholomew", "Cat", "Dan", "Eve"]}).json
+    page.goto(f"{live_server}/games/{game['id']}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"]
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('.chip span, button, .fix')]
+              .map(e => e.getBoundingClientRect()).filter(r => r.height < 44 || r.width < 40).length"""
+    )
+    assert small == 0

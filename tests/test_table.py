@@ -1,0 +1,203 @@
+"""The table pages through the test client: plain forms, no JavaScript."""
+
+import pytest
+
+from scorekeeper import create_app
+
+NEW_GAME = {
+    "players-0": "Ann",
+    "players-1": "Ben",
+    "players-2": "Cat",
+    "players-3": "Dan",
+    "first_dealer": "0",
+    "target": "100",
+    "pass_cycle": "standard",
+    "moon": "choose",
+    "tie": "play-on",
+}
+
+
+def hand_form(hearts, queen, number, **more):
+    form = {f"hearts-{seat}": str(count) for seat, count in enumerate(hearts)}
+    return {**form, "queen": str(queen), "number": str(number), **{k: str(v) for k, v in more.items()}}
+
+
+@pytest.fixture
+def game(client):
+    answer = client.post("/games/new", data=NEW_GAME)
+    assert answer.status_code == 302
+    return answer.headers["Location"]
+
+
+def test_new_game_form_explains_and_preselects_the_defaults(client):
+    page = client.get("/games/new").get_data(as_text=True)
+    assert "clockwise" in page
+    for default in ("target-0", "pass_cycle-0", "moon-0", "tie-0", "first_dealer-0"):
+        assert f'checked id="{default}"' in page
+    assert 'id="target-0" name="target" type="radio" value="100"' in page
+    assert 'checked id="sun"' not in page and 'checked id="omnibus"' not in page
+
+
+def test_new_game_offers_the_last_players(client, game):
+    page = client.get("/games/new").get_data(as_text=True)
+    assert 'value="Ann"' in page and 'value="Dan"' in page
+
+
+def test_a_new_game_starts_at_the_table(client, game):
+    page = client.get(game).get_data(as_text=True)
+    assert "Hand 1" in page and "<strong>Ann</strong> deals" in page
+    assert "Ann → Ben" in page and "Dan → Ann" in page
+    assert "The holder of 2♣ leads" in page
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"players-1": "ann"}, "Two players are called “ann”"),
+        ({"players-2": "", "players-3": ""}, "Hearts needs 3 to 5 players, not 2."),
+        ({"players-3": "", "pass_cycle": "left-right-across-hold"}, "Passing across needs exactly 4 players, not 3."),
+        ({"target": "custom", "custom_target": "5"}, "The target must be a whole number from 10 to 1000."),
+        ({"first_dealer": "4"}, "The first dealer must be a seat from 0 to 3."),
+    ],
+)
+def test_new_game_errors_are_shown_and_nothing_is_stored(client, change, message):
+    answer = client.post("/games/new", data={**NEW_GAME, **change})
+    assert answer.status_code == 422
+    assert message in answer.get_data(as_text=True)
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_recording_a_hand_updates_the_scoreboard(client, game):
+    answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    assert answer.status_code == 302
+    page = client.get(game).get_data(as_text=True)
+    assert "Hand 2" in page and "Pass 3 cards <strong>right</strong>" in page
+    assert 'data-total="1">13<' in page and 'data-total="2">9<' in page
+    assert "Ann → Dan" in page
+
+
+@pytest.mark.parametrize(
+    "hearts, queen, message",
+    [
+        ([4, 0, 8, 0], 1, "The hearts add up to 12, not 13: one heart missing."),
+        ([4, 0, 9, 1], 1, "The hearts add up to 14, not 13: one heart too many."),
+        ([99, 0, 0, 0], 1, "Ann&#39;s hearts must be a whole number from 0 to 13, not 99."),
+        (["x", 0, 13, 0], 1, "Ann&#39;s hearts must be a whole number from 0 to 13, not &#39;x&#39;."),
+        ([4, 0, 9, 0], 9, "The Q♠ must go to a seat from 0 to 3, not 9."),
+        ([4, 0, 9, 0], "", "Say who took the Q♠."),
+        ([0, 13, 0, 0], 1, "Ben shot the moon: choose add"),
+    ],
+)
+def test_a_bad_hand_is_refused_and_what_was_entered_stays(client, game, hearts, queen, message):
+    answer = client.post(game + "/hands", data=hand_form(hearts, queen, 1))
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert message in page
+    assert f'checked id="hearts-0-{hearts[0]}"' in page or hearts[0] in (99, "x")
+    assert client.get("/api/games/1").json["hands"] == []
+
+
+def test_cards_the_house_rules_do_not_play_are_ignored_by_the_form(client, game):
+    answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1, jack=2, all_tricks=1))
+    assert answer.status_code == 302  # the form ignores cards the house rules do not play
+    assert client.get("/api/games/1").json["hands"][0]["jack"] is None
+
+
+def test_a_moon_shows_both_options_with_advice_then_records_the_choice(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    answer = client.post(game + "/hands", data=hand_form([0, 13, 0, 0], 1, 2))
+    page = answer.get_data(as_text=True)
+    assert "Ben</span> shot the moon!" in page
+    assert "Ann 30, Ben 13, Cat 35, Dan 26" in page  # add
+    assert "Ann 4, Ben 0, Cat 9, Dan 0" in page  # subtract
+    assert 'data-advised="subtract" hidden' in page and 'data-advised="add" hidden' not in page
+    client.post(game + "/hands", data=hand_form([0, 13, 0, 0], 1, 2, moon_option="subtract"))
+    assert client.get("/api/games/1").json["totals"] == [4, 0, 9, 0]
+    assert "☾ −26" in client.get(game).get_data(as_text=True)
+
+
+def test_a_stale_form_from_a_second_phone_is_not_recorded_twice(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1), follow_redirects=True)
+    assert "Hand 1 is not the next hand: the next is hand 2." in answer.get_data(as_text=True)
+    assert len(client.get("/api/games/1").json["hands"]) == 1
+
+
+def test_undo_the_last_hand(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    assert "Undo hand 1" in client.get(game).get_data(as_text=True)
+    answer = client.post(game + "/undo", data={"number": "1"}, follow_redirects=True)
+    assert "Hand 1 was undone." in answer.get_data(as_text=True)
+    assert client.get("/api/games/1").json["hands"] == []
+
+
+def test_undo_of_a_hand_that_is_not_the_last_is_refused(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 2))
+    answer = client.post(game + "/undo", data={"number": "1"}, follow_redirects=True)
+    assert "Only the last hand (hand 2) can be undone" in answer.get_data(as_text=True)
+    assert len(client.get("/api/games/1").json["hands"]) == 2
+
+
+def test_correct_a_hand_opens_the_filled_form_and_recomputes(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    client.post(game + "/hands", data=hand_form([13, 0, 0, 0], 0, 2, moon_option="subtract"))
+    page = client.get(game + "/hands/1").get_data(as_text=True)
+    assert 'checked id="hearts-0-4"' in page and 'checked id="queen-1"' in page
+    answer = client.post(game + "/hands/1", data=hand_form([9, 0, 4, 0], 1, 1), follow_redirects=True)
+    assert "Hand 1 corrected" in answer.get_data(as_text=True)
+    assert client.get("/api/games/1").json["totals"] == [0, 13, 4, 0]
+    assert client.get(game + "/hands/7").status_code == 404
+
+
+def test_a_bad_correction_keeps_the_hand(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    answer = client.post(game + "/hands/1", data=hand_form([4, 0, 8, 0], 1, 1))
+    assert answer.status_code == 422 and "one heart missing" in answer.get_data(as_text=True)
+    assert client.get("/api/games/1").json["totals"] == [4, 13, 9, 0]
+
+
+def finish(client):
+    game = client.post("/games/new", data={**NEW_GAME, "target": "custom", "custom_target": "13"}).headers["Location"]
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    return game
+
+
+def test_game_over_shows_the_winner_places_and_rematch(client):
+    game = finish(client)
+    page = client.get(game).get_data(as_text=True)
+    assert "Dan wins!" in page
+    assert page.index(">Dan<") < page.index(">Ann<") < page.index(">Cat<") < page.index(">Ben<")
+    rematch = client.post(game + "/rematch")
+    assert rematch.status_code == 302
+    again = client.get("/api/games").json["games"][0]
+    assert again["players"] == ["Ann", "Ben", "Cat", "Dan"] and again["hands"] == 0
+    assert client.get(f"/api/games/{again['id']}").json["rules"]["target"] == 13
+
+
+def test_a_shared_win_names_every_winner(client):
+    data = {**NEW_GAME, "target": "custom", "custom_target": "13", "tie": "share"}
+    game = client.post("/games/new", data=data).headers["Location"]
+    client.post(game + "/hands", data=hand_form([13, 0, 0, 0], 1, 1))  # 13, 13, 0, 0
+    page = client.get(game).get_data(as_text=True)
+    assert "Cat and Dan share the win!" in page
+
+
+def test_the_tie_break_banner(client):
+    game = client.post("/games/new", data={**NEW_GAME, "target": "custom", "custom_target": "13"}).headers["Location"]
+    client.post(game + "/hands", data=hand_form([13, 0, 0, 0], 1, 1))  # 13, 13, 0, 0
+    page = client.get(game).get_data(as_text=True)
+    assert "Tie for the lowest total" in page
+
+
+def test_unknown_pages_are_friendly_404s(client):
+    answer = client.get("/games/999")
+    assert answer.status_code == 404 and "There is no game 999." in answer.get_data(as_text=True)
+
+
+def test_forms_need_the_csrf_token(tmp_path):
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}", "SECRET_KEY": "t"})
+    client = app.test_client()
+    answer = client.post("/games/new", data=NEW_GAME)
+    assert answer.status_code == 400 and "CSRF" in answer.get_data(as_text=True)
+    assert client.get("/api/games").json["games"] == []
