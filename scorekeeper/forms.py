@@ -5,7 +5,7 @@ per-field messages :func:`show_rule_errors` puts next to the fields.
 """
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, HiddenField, IntegerField, RadioField, StringField
+from wtforms import BooleanField, FieldList, Form, HiddenField, IntegerField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
@@ -39,6 +39,7 @@ TIE_CHOICES = options(
         ("share", "Tied lowest players share the win"),
     ]
 )
+SEAT_CHOICES = options([(seat, f"Player {seat + 1}") for seat in range(rules.MAX_PLAYERS)])
 TARGET_CHOICES = options([("100", "100"), ("50", "50"), ("custom", "Other")])
 
 
@@ -50,11 +51,24 @@ def seat_or_text(value: object) -> object:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
+def chosen_rules(form: Form, target: object) -> dict[str, object]:
+    """The house rules a form's fields chose, for the rules core to check."""
+    return {
+        "target": target,
+        "pass_cycle": None if form.pass_cycle.data == STANDARD_CYCLE else form.pass_cycle.data,
+        "moon": form.moon.data,
+        "sun": bool(form.sun.data),
+        "omnibus": bool(form.omnibus.data),
+        "tie": form.tie.data,
+        "first_dealer": form.first_dealer.data,
+    }
+
+
 class NewGameForm(FlaskForm):
     players = FieldList(StringField("Player"), min_entries=rules.MAX_PLAYERS, max_entries=rules.MAX_PLAYERS)
     first_dealer = RadioField(
         "Who deals first",
-        choices=options([(seat, f"Player {seat + 1}") for seat in range(rules.MAX_PLAYERS)]),
+        choices=SEAT_CHOICES,
         coerce=seat_or_text,
         validate_choice=False,
         default=0,
@@ -85,15 +99,7 @@ class NewGameForm(FlaskForm):
 
     def house_rules(self) -> dict[str, object]:
         target = self.custom_target.data if self.target.data == "custom" else int(self.target.data or 100)
-        return {
-            "target": target,
-            "pass_cycle": None if self.pass_cycle.data == STANDARD_CYCLE else self.pass_cycle.data,
-            "moon": self.moon.data,
-            "sun": bool(self.sun.data),
-            "omnibus": bool(self.omnibus.data),
-            "tie": self.tie.data,
-            "first_dealer": self.first_dealer.data,
-        }
+        return chosen_rules(self, target)
 
 
 class ActionForm(FlaskForm):
@@ -177,3 +183,28 @@ def show_rule_errors(form: FlaskForm, broken: rules.RuleError) -> None:
             placed = True
     if not placed:
         form.form_errors.append(broken.message)
+
+
+class BlankSheetForm(Form):
+    """The choices for a blank sheet, read from the query string so the sheet can be bookmarked."""
+
+    players = RadioField("Players", choices=options([(3, "3"), (4, "4"), (5, "5")]), coerce=int, default=4)
+    paper = RadioField("Paper", choices=options([("a4", "A4"), ("letter", "US Letter")]), default="a4")
+    names = StringField("Names, clockwise, separated by commas (optional)")
+    first_dealer = RadioField("Who deals first", choices=SEAT_CHOICES, coerce=seat_or_text, default=0)
+    target = IntegerField("Play to", default=100, validators=[Optional()])
+    pass_cycle = RadioField("Passing", choices=PASS_CYCLE_CHOICES, default=STANDARD_CYCLE)
+    moon = RadioField("Shooting the moon", choices=MOON_CHOICES, default="choose")
+    tie = RadioField("A tie for the lowest total", choices=TIE_CHOICES, default="play-on")
+    sun = BooleanField("Shooting the sun")
+    omnibus = BooleanField("Omnibus J♦")
+
+    def seats(self) -> int:
+        return self.players.data if self.players.data in (3, 4, 5) else 4
+
+    def player_names(self) -> list[str]:
+        names = [name.strip() for name in (self.names.data or "").split(",")][: self.seats()]
+        return names + [""] * (self.seats() - len(names))
+
+    def house_rules(self) -> dict[str, object]:
+        return chosen_rules(self, self.target.data)

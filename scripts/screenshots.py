@@ -33,7 +33,7 @@ def shoot_a_moon(page, url, path):
     page.goto(url)
     page.get_by_role("group", name="Hearts taken by Ben").get_by_text("13", exact=True).click()
     page.get_by_role("group", name="Who took the Q♠").get_by_text("Ben", exact=True).click()
-    page.locator('[data-advised]:not([hidden])').wait_for()
+    page.locator("[data-advised]:not([hidden])").wait_for()
     page.locator("#moon-panel").scroll_into_view_if_needed()
     page.screenshot(path=str(path))
 
@@ -49,6 +49,8 @@ def main(out: Path) -> None:
             "table": f"/games/{playing}",
             "over": f"/games/{over}",
             "correct": f"/games/{playing}/hands/2",
+            "sheet": f"/games/{over}/sheet",
+            "blank": "/sheets/blank?players=4&names=Ann,Ben,Cat,Dan",
         }
         with served(app) as base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

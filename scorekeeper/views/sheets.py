@@ -1,0 +1,73 @@
+"""Printable score sheets: a blank one for pen and paper, and a filled one for any game."""
+
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, render_template, request
+
+from .. import games, rules
+from ..forms import BlankSheetForm
+
+bp = Blueprint("sheets", __name__)
+
+SHEET_ROWS = 20  # a normal game to 100 takes 12 to 18 hands
+PAPERS = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the sheet: a hand played (scores filled in) or one still to play."""
+
+    number: int
+    pass_direction: str
+    dealer: int
+    scored: rules.ScoredHand | None = None
+
+
+def sheet_rows(state: rules.GameState, at_least: int) -> list[Row]:
+    rows = [Row(hand.number, hand.pass_direction, hand.dealer, hand) for hand in state.hands]
+    for number in range(len(state.hands) + 1, at_least + 1):
+        direction = rules.pass_direction(state.rules, number)
+        rows.append(Row(number, direction, rules.dealer(state.rules, state.players, number)))
+    return rows
+
+
+def paper() -> str:
+    chosen = request.args.get("paper", "a4")
+    return chosen if chosen in PAPERS else "a4"
+
+
+@bp.get("/sheets/blank")
+def blank() -> tuple[str, int]:
+    form = BlankSheetForm(request.args)
+    form.validate()
+    names = form.player_names()
+    try:
+        house = rules.house_rules(form.seats(), form.house_rules())
+        if any(names):
+            rules.clean_names([name or f"Player {seat + 1}" for seat, name in enumerate(names)])
+    except rules.RuleError as broken:
+        form.form_errors.append(broken.message)
+        house = rules.house_rules(form.seats())
+    state = rules.new_game(form.seats(), house)
+    page = render_template(
+        "sheets/blank.html", form=form, names=names, house=house, rows=sheet_rows(state, SHEET_ROWS), paper=paper()
+    )
+    return page, 422 if form.form_errors or form.errors else 200
+
+
+@bp.get("/games/<int:game_id>/sheet")
+def game_sheet(game_id: int) -> str:
+    try:
+        loaded = games.load_game(game_id)
+    except games.GameNotFound as missing:
+        abort(404, str(missing))
+    state = loaded.state
+    at_least = len(state.hands) if state.finished else max(SHEET_ROWS, len(state.hands) + 1)
+    return render_template(
+        "sheets/game.html",
+        loaded=loaded,
+        names=loaded.players,
+        house=state.rules,
+        rows=sheet_rows(state, at_least),
+        paper=paper(),
+    )

@@ -1,0 +1,115 @@
+"""Score sheets: the pages, and the PDFs Chromium prints from them."""
+
+import pytest
+from printing import need_poppler, pdf_info, pdf_text, print_pdf
+
+
+def play(table, hands):
+    for hearts, queen, *option in hands:
+        table.record_hand(hearts, queen, **({"moon_option": option[0]} if option else {}))
+
+
+def test_blank_sheet_has_a_row_per_hand_with_pass_and_dealer(client):
+    page = client.get("/sheets/blank?players=4&names=Ann,Ben,Cat,Dan&first_dealer=1").get_data(as_text=True)
+    assert page.count("<tr>") == 2 + 20
+    assert '<td>1</td><td class="pass">left</td><td class="dealer">Ben</td>' in page
+    assert '<td>4</td><td class="pass">hold</td><td class="dealer">Ann</td>' in page
+    assert "13 cards each; the holder of the 2♣ leads" in page
+
+
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ("players=3", "3 players: remove the 2♦; 17 cards each; the holder of the 2♣ leads."),
+        ("players=5", "5 players: remove the 2♣ and 2♦; 10 cards each; the holder of the 3♣ leads."),
+        ("moon=add", "everyone else +26."),
+        ("moon=subtract&target=50", "the shooter −26 (not below 0)."),
+        ("target=50", "reaches 50"),
+        ("tie=share", "the tied players share the win"),
+        ("omnibus=on", "the J♦ scores −10"),
+        ("sun=on", "everyone else +52"),
+        ("pass_cycle=left-across-right-hold", "Passing: left, across, right, hold, again."),
+        ("players=5", "Passing: left, right, hold, again."),
+    ],
+)
+def test_blank_sheet_footer_states_the_chosen_rules(client, query, words):
+    answer = client.get(f"/sheets/blank?{query}")
+    assert answer.status_code == 200 and words in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("players=3&pass_cycle=left-right-across-hold", "Passing across needs exactly 4 players, not 3."),
+        ("target=5", "The target must be a whole number from 10 to 1000."),
+        ("names=Ann,ann,Cat", "Two players are called “ann”"),
+        ("players=9", "Not a valid choice"),
+    ],
+)
+def test_blank_sheet_explains_bad_choices(client, query, message):
+    answer = client.get(f"/sheets/blank?{query}")
+    assert answer.status_code == 422 and message in answer.get_data(as_text=True)
+
+
+def test_filled_sheet_shows_hands_moons_and_totals(table, client):
+    table.start_game()
+    play(table, [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "subtract")])
+    page = client.get(f"/games/{table.game_id}/sheet").get_data(as_text=True)
+    assert '<td>4</td><td class="total">4</td>' in page
+    assert '<span class="moon">☾ subtract</span>' in page
+    assert "In progress after 2 hands" in page
+    assert page.count("<tr>") == 2 + 20  # the hands still to play are blank rows
+
+
+def test_filled_sheet_is_reachable_from_the_game_pages(table, client):
+    table.start_game(target=13)
+    assert f"/games/{table.game_id}/sheet" in client.get(f"/games/{table.game_id}").get_data(as_text=True)
+    play(table, [([4, 0, 9, 0], 1)])
+    assert f"/games/{table.game_id}/sheet" in client.get(f"/games/{table.game_id}").get_data(as_text=True)
+    assert client.get("/games/999/sheet").status_code == 404
+
+
+@pytest.fixture
+def printer(browser):
+    need_poppler()
+    page = browser.new_page()
+    yield page
+    page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("paper, size", [("a4", "(A4)"), ("letter", "(letter)")])
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_blank_sheet_prints_on_one_page(printer, live_server, tmp_path, players, paper, size):
+    names = ",".join(["Anneliese", "Bartholomew", "Cat", "Dan", "Eve"][:players])
+    url = f"{live_server}/sheets/blank?players={players}&paper={paper}&names={names}&sun=on&omnibus=on"
+    pdf = print_pdf(printer, url, tmp_path / "blank.pdf")
+    info = pdf_info(pdf)
+    assert info["Pages"] == "1"
+    assert size in info["Page size"]
+    text = pdf_text(pdf)
+    assert "Hearts score sheet" in text and "Bartholomew" in text
+    assert "Print" not in text and "Update the sheet" not in text  # no app furniture on paper
+
+
+@pytest.mark.browser
+def test_a_filled_sheet_prints_names_totals_and_winner(printer, live_server, table, tmp_path):
+    table.start_game(players=["Ann", "Ben", "Cat", "Dan"], target=50)
+    play(table, [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "add"), ([0, 0, 13, 0], 0), ([3, 3, 3, 4], 3)])
+    assert table.game()["totals"] == [46, 16, 51, 43]
+    text = pdf_text(print_pdf(printer, f"{live_server}/games/{table.game_id}/sheet", tmp_path / "game.pdf"))
+    for name, total in [("Ann", 46), ("Ben", 16), ("Cat", 51), ("Dan", 43)]:
+        assert name in text and f"{name}: {total}" in text
+    assert "Ben wins" in text and "☾ add" in text
+
+
+@pytest.mark.browser
+def test_a_long_game_continues_on_a_second_page_with_the_header(printer, live_server, table, tmp_path):
+    table.start_game(target=1000)
+    play(table, [([4, 0, 9, 0], 1), ([2, 3, 4, 4], 0), ([0, 6, 6, 1], 3)] * 10)
+    pdf = print_pdf(printer, f"{live_server}/games/{table.game_id}/sheet?paper=letter", tmp_path / "long.pdf")
+    assert pdf_info(pdf)["Pages"] == "2"
+    second = pdf_text(pdf, page=2)
+    for header in ("Ann", "Ben", "Cat", "Dan", "hand", "total"):
+        assert header in second
+    assert "In progress after 30 hands" in second
