@@ -10,6 +10,7 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.pool import StaticPool
 from werkzeug.exceptions import HTTPException
 
+from . import cli
 from .db import db
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
     register_blueprints(app)
+    cli.register(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
         db.create_all()

@@ -5,6 +5,7 @@ per-field messages :func:`show_rule_errors` puts next to the fields.
 """
 
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, FieldList, Form, HiddenField, IntegerField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
@@ -208,3 +209,7 @@ class BlankSheetForm(Form):
 
     def house_rules(self) -> dict[str, object]:
         return chosen_rules(self, self.target.data)
+
+
+class ImportForm(FlaskForm):
+    export = FileField("A JSON export of games", validators=[FileRequired("Choose the export file to import.")])

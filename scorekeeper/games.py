@@ -15,6 +15,7 @@ from sqlalchemy.orm import selectinload
 
 from . import models, rules
 from .db import db
+from .rows import facts_of, hand_columns, hand_row, house_rules_of, keep_records, name_key, new_game_row
 
 
 class GameNotFound(LookupError):
@@ -62,22 +63,6 @@ class Preview:
     advice: rules.MoonAdvice | None
 
 
-def house_rules_of(game: models.Game) -> rules.HouseRules:
-    return rules.HouseRules(
-        target=game.target,
-        pass_cycle=game.pass_cycle,
-        moon=game.moon,
-        sun=game.sun,
-        omnibus=game.omnibus,
-        tie=game.tie,
-        first_dealer=game.first_dealer,
-    )
-
-
-def facts_of(hand: models.Hand) -> rules.Hand:
-    return rules.Hand(tuple(hand.hearts), hand.queen, hand.jack, hand.all_tricks, hand.moon_option)
-
-
 def replayed(game: models.Game) -> LoadedGame:
     house = house_rules_of(game)
     state = rules.replay(len(game.players), house, [facts_of(hand) for hand in game.hands])
@@ -86,12 +71,7 @@ def replayed(game: models.Game) -> LoadedGame:
 
 @changes_a_game
 def create_game(players: object, given_rules: object = None) -> LoadedGame:
-    names = rules.clean_names(players)
-    if given_rules is not None and not isinstance(given_rules, Mapping):
-        raise rules.RuleError("The house rules must be an object.", {"rules": "An object of house rules."})
-    house = rules.house_rules(len(names), given_rules)
-    game = models.Game(**house.as_dict())
-    game.players = [models.Player(seat=seat, name=name, name_key=name.casefold()) for seat, name in enumerate(names)]
+    game = new_game_row(players, given_rules)
     db.session.add(game)
     db.session.commit()
     return replayed(game)
@@ -110,9 +90,19 @@ def last_game() -> LoadedGame | None:
     return replayed(game) if game else None
 
 
-def list_games(limit: int, before: int | None = None, finished: bool | None = None) -> tuple[list[LoadedGame], bool]:
+def list_games(
+    limit: int, before: int | None = None, finished: bool | None = None, player: str | None = None
+) -> tuple[list[LoadedGame], bool]:
     """Newest first, ``limit`` games with an id below ``before``; and whether more follow."""
     query = select(models.Game).order_by(models.Game.id.desc()).limit(limit + 1)
+    if player:
+        # Walk the player's index newest first rather than every game.
+        seated = select(models.Player.game_id).where(models.Player.name_key == name_key(player))
+        if before is not None:
+            seated = seated.where(models.Player.game_id < before)
+        if finished is None:
+            seated = seated.order_by(models.Player.game_id.desc()).limit(limit + 1)
+        query = query.where(models.Game.id.in_(seated))
     query = query.options(selectinload(models.Game.players), selectinload(models.Game.hands))
     if before is not None:
         query = query.where(models.Game.id < before)
@@ -143,7 +133,7 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> LoadedGame:
         raise rules.RuleError(f"Hand {number} is not the next hand: the next is hand {expected}.", conflict=True)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     state = rules.play(loaded.state, hand)
-    loaded.game.hands.append(models.Hand(number=expected, **_columns(hand)))
+    loaded.game.hands.append(hand_row(expected, hand))
     return _commit(loaded, state)
 
 
@@ -155,7 +145,7 @@ def correct_hand(game_id: int, number: int, facts: Mapping[str, object]) -> Load
     hands = _facts(loaded)
     hands[number - 1] = hand
     state = rules.replay(len(loaded.players), loaded.rules, hands)
-    for key, value in _columns(hand).items():
+    for key, value in hand_columns(hand).items():
         setattr(stored, key, value)
     return _commit(loaded, state)
 
@@ -209,18 +199,8 @@ def _facts(loaded: LoadedGame) -> list[rules.Hand]:
     return [scored.hand for scored in loaded.state.hands]
 
 
-def _columns(hand: rules.Hand) -> dict[str, object]:
-    return {
-        "hearts": list(hand.hearts),
-        "queen": hand.queen,
-        "jack": hand.jack,
-        "all_tricks": hand.all_tricks,
-        "moon_option": hand.moon_option,
-    }
-
-
 def _commit(loaded: LoadedGame, state: rules.GameState) -> LoadedGame:
-    loaded.game.finished = state.finished
+    keep_records(loaded.game, state)
     try:
         db.session.commit()
     except IntegrityError:

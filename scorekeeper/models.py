@@ -39,7 +39,22 @@ class Game(db.Model):
 
 class Player(db.Model):
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("game_id", "seat"), Index("ix_players_name_key", "name_key"))
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        # A player's record reads this index alone, however many games they played.
+        Index(
+            "ix_players_record",
+            "name_key",
+            "game_id",
+            "total",
+            "hands_played",
+            "game_finished",
+            "won",
+            "shared_win",
+            "moons",
+            "queens",
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
@@ -47,6 +62,17 @@ class Player(db.Model):
     name: Mapped[str] = mapped_column(String(24))
     # The name as players are matched across games: case and spaces ignored.
     name_key: Mapped[str] = mapped_column(String(24))
+    # What replaying the game gives this seat (rules.seat_records), refreshed by
+    # the service layer on every change to the game, so that a player's record
+    # over thousands of games is one indexed query. The hands stay the truth:
+    # `flask rebuild-records` computes all of these again from them.
+    total: Mapped[int] = mapped_column(default=0)
+    hands_played: Mapped[int] = mapped_column(default=0)
+    game_finished: Mapped[bool] = mapped_column(default=False)
+    won: Mapped[bool] = mapped_column(default=False)
+    shared_win: Mapped[bool] = mapped_column(default=False)
+    moons: Mapped[int] = mapped_column(default=0)
+    queens: Mapped[int] = mapped_column(default=0)
 
 
 class Hand(db.Model):

@@ -51,6 +51,9 @@ def main(out: Path) -> None:
             "correct": f"/games/{playing}/hands/2",
             "sheet": f"/games/{over}/sheet",
             "blank": "/sheets/blank?players=4&names=Ann,Ben,Cat,Dan",
+            "history": "/history",
+            "review": f"/games/{playing}/review",
+            "player": "/players/Ann",
         }
         with served(app) as base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

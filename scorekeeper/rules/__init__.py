@@ -46,6 +46,7 @@ from .house import (
     pass_direction,
     pass_targets,
 )
+from .records import SeatRecord, seat_records
 
 __all__ = [
     "CARDS_EACH",
@@ -74,6 +75,7 @@ __all__ = [
     "Outcome",
     "RuleError",
     "ScoredHand",
+    "SeatRecord",
     "clean_names",
     "dealer",
     "default_pass_cycle",
@@ -93,5 +95,6 @@ __all__ = [
     "preview",
     "raw_points",
     "replay",
+    "seat_records",
     "shooter_outcome",
 ]

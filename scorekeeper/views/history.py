@@ -1,13 +1,101 @@
-"""Past games."""
+"""Looking back: past games, one game's review, players' records, export and import."""
 
-from flask import Blueprint, render_template
+import json
 
-from .. import games
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+
+from .. import export, games, history, rules
+from ..chart import totals_chart
+from ..forms import ActionForm, ImportForm
+from .table import load_or_404
 
 bp = Blueprint("history", __name__)
+
+PAGE = 20
 
 
 @bp.get("/history")
 def past_games() -> str:
-    found, _ = games.list_games(100)
-    return render_template("history/list.html", games=found)
+    player = request.args.get("player", "").strip()
+    before = request.args.get("before", "")
+    found, more = games.list_games(PAGE, int(before) if before.isdigit() else None, player=player or None)
+    following = url_for(".past_games", player=player or None, before=found[-1].id) if more else None
+    return render_template("history/list.html", games=found, player=player, following=following)
+
+
+@bp.get("/games/<int:game_id>/review")
+def review(game_id: int) -> str:
+    loaded = load_or_404(game_id)
+    state = loaded.state
+    chart = totals_chart(loaded.players, [scored.totals for scored in state.hands], state.rules.target)
+    records = rules.seat_records(state)
+    most_queens = max(record.queens for record in records)
+    queen_takers = [name for name, record in zip(loaded.players, records, strict=True) if record.queens == most_queens]
+    return render_template(
+        "history/review.html", loaded=loaded, chart=chart, records=records, queen_takers=queen_takers
+    )
+
+
+@bp.get("/players")
+def players() -> str:
+    return render_template("history/players.html", players=history.players_seen())
+
+
+@bp.get("/players/<name>")
+def player(name: str) -> str:
+    record = history.player_record(name)
+    if record is None:
+        abort(404, f"No game has a player called “{name}”.")
+    return render_template("history/player.html", record=record, recent=history.recent_games(name))
+
+
+@bp.get("/history/export.<kind>")
+def export_all(kind: str) -> Response:
+    return download(kind, export.all_games(), "hearts-games")
+
+
+@bp.get("/games/<int:game_id>/export.<kind>")
+def export_game(game_id: int, kind: str) -> Response:
+    return download(kind, [load_or_404(game_id)], f"hearts-game-{game_id}")
+
+
+def download(kind: str, found, stem: str) -> Response:
+    if kind == "json":
+        body, mimetype = json.dumps(export.as_json(found), ensure_ascii=False, indent=1), "application/json"
+    elif kind == "csv":
+        body, mimetype = export.as_csv(found), "text/csv"
+    else:
+        abort(404, "Games export as .json or .csv.")
+    headers = {"Content-Disposition": f'attachment; filename="{stem}.{kind}"'}
+    return Response(body, mimetype=mimetype, headers=headers)
+
+
+@bp.route("/history/import", methods=["GET", "POST"])
+def import_games() -> str | Response | tuple[str, int]:
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            document = json.load(form.export.data.stream)
+        except (ValueError, UnicodeDecodeError):
+            form.export.errors = ["This file is not JSON: choose a .json export of the app."]
+        else:
+            try:
+                imported = history.import_games(document)
+            except rules.RuleError as broken:
+                form.export.errors = [f"Nothing was imported. {broken.message}"]
+            else:
+                flash(f"Imported {len(imported)} game{'s' if len(imported) != 1 else ''}.", "done")
+                return redirect(url_for(".past_games"))
+    status = 422 if form.is_submitted() else 200
+    return render_template("history/import.html", form=form), status
+
+
+@bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
+def delete_game(game_id: int) -> str | Response:
+    loaded = load_or_404(game_id)
+    form = ActionForm()
+    if form.validate_on_submit():
+        games.delete_game(game_id)
+        flash(f"The game of {', '.join(loaded.players)} was deleted.", "done")
+        return redirect(url_for(".past_games"))
+    return render_template("history/delete.html", loaded=loaded)

@@ -23,6 +23,12 @@ def page_helpers() -> dict[str, object]:
     return {"rules": rules, "OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm()}
 
 
+@bp.app_template_filter("and_list")
+def and_list(names: list[str]) -> str:
+    """Ann; Ann and Ben; Ann, Ben and Cat."""
+    return names[0] if len(names) < 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def http_error(problem: HTTPException) -> tuple[str, int]:
     return render_template("error.html", problem=problem), problem.code or 500
 

@@ -1,0 +1,64 @@
+"""Between the rules' objects and the database rows: one place that knows both."""
+
+from collections.abc import Mapping
+
+from . import models, rules
+
+
+def house_rules_of(game: models.Game) -> rules.HouseRules:
+    return rules.HouseRules(
+        target=game.target,
+        pass_cycle=game.pass_cycle,
+        moon=game.moon,
+        sun=game.sun,
+        omnibus=game.omnibus,
+        tie=game.tie,
+        first_dealer=game.first_dealer,
+    )
+
+
+def facts_of(hand: models.Hand) -> rules.Hand:
+    return rules.Hand(tuple(hand.hearts), hand.queen, hand.jack, hand.all_tricks, hand.moon_option)
+
+
+def new_game_row(players: object, given_rules: object) -> models.Game:
+    """A game checked by the rules, not yet stored."""
+    names = rules.clean_names(players)
+    if given_rules is not None and not isinstance(given_rules, Mapping):
+        raise rules.RuleError("The house rules must be an object.", {"rules": "An object of house rules."})
+    house = rules.house_rules(len(names), given_rules)
+    game = models.Game(**house.as_dict())
+    game.players = [models.Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)]
+    return game
+
+
+def name_key(name: str) -> str:
+    """How a player is known across games: case and surrounding spaces ignored."""
+    return name.strip().casefold()
+
+
+def hand_row(number: int, hand: rules.Hand) -> models.Hand:
+    return models.Hand(number=number, **hand_columns(hand))
+
+
+def hand_columns(hand: rules.Hand) -> dict[str, object]:
+    return {
+        "hearts": list(hand.hearts),
+        "queen": hand.queen,
+        "jack": hand.jack,
+        "all_tricks": hand.all_tricks,
+        "moon_option": hand.moon_option,
+    }
+
+
+def keep_records(game: models.Game, state: rules.GameState) -> None:
+    """Refresh what the game's rows say of its replayed state: finished, and each seat's record."""
+    game.finished = state.finished
+    for player, record in zip(game.players, rules.seat_records(state), strict=True):
+        player.total, player.hands_played, player.moons, player.queens = (
+            record.total,
+            record.hands,
+            record.moons,
+            record.queens,
+        )
+        player.won, player.shared_win, player.game_finished = record.won, record.shared_win, record.finished

@@ -1,0 +1,40 @@
+"""What a finished or running game says about each player: the numbers of their record."""
+
+from dataclasses import dataclass
+
+from .game import GameState
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    total: int
+    hands: int
+    finished: bool
+    won: bool  # alone
+    shared_win: bool
+    moons: int  # moons and suns shot
+    queens: int
+
+
+def seat_records(state: GameState) -> list[SeatRecord]:
+    """Each seat's total, wins, moons and Q♠ taken, from the replayed hands.
+
+    >>> from .house import HouseRules
+    >>> from .game import replay
+    >>> from .hands import Hand
+    >>> seat_records(replay(3, HouseRules(target=13), [Hand((13, 0, 0), 0, moon_option="add")]))[0]
+    SeatRecord(total=0, hands=1, finished=True, won=True, shared_win=False, moons=1, queens=1)
+    """
+    winners = state.outcome.winners
+    return [
+        SeatRecord(
+            total=state.totals[seat],
+            hands=len(state.hands),
+            finished=state.finished,
+            won=seat in winners and len(winners) == 1,
+            shared_win=seat in winners and len(winners) > 1,
+            moons=sum(1 for scored in state.hands if scored.moon and scored.moon.shooter == seat),
+            queens=sum(1 for scored in state.hands if scored.hand.queen == seat),
+        )
+        for seat in range(state.players)
+    ]

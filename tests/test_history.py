@@ -1,0 +1,193 @@
+"""Past games, reviews, players' records, export and import, through the test client."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from scorekeeper.db import db
+from scorekeeper.models import Player
+
+NIGHT = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "add"), ([0, 0, 13, 0], 0), ([3, 3, 3, 4], 3)]  # 46,16,51,43
+
+
+def play(table, hands, players=("Ann", "Ben", "Cat", "Dan"), **rules):
+    table.start_game(players=players, **rules)
+    for hearts, queen, *option in hands:
+        table.record_hand(hearts, queen, **({"moon_option": option[0]} if option else {}))
+    return table.game()
+
+
+def test_past_games_newest_first_with_winner_totals_and_hands(table, client):
+    finished = play(table, NIGHT, target=50)
+    playing = play(table, [([4, 0, 9], 1)], players=("Eve", "Fay", "Gus"))
+    page = client.get("/history").get_data(as_text=True)
+    assert page.index("Eve · Fay · Gus") < page.index("Ann · Ben · Cat · Dan")
+    assert "♛ Ben won" in page and "Ann 46, Ben 16, Cat 51, Dan 43" in page and "4 hands" in page
+    assert "In progress" in page and "Eve 4, Fay 13, Gus 9" in page
+    assert f'/games/{playing["id"]}"' in page  # resume
+    assert f"/games/{finished['id']}/delete" in page
+
+
+def test_past_games_are_paginated(table, client):
+    for _ in range(23):
+        table.start_game()
+    first = client.get("/history").get_data(as_text=True)
+    assert first.count('class="game-row"') == 20 and "Older games" in first
+    older = first.split('href="')[-1]
+    link = [part.split('"')[0] for part in first.split('href="') if "before=" in part][0]
+    second = client.get(link.replace("&amp;", "&")).get_data(as_text=True)
+    assert second.count('class="game-row"') == 3 and "Older games" not in second and older
+
+
+def test_past_games_filter_by_player_ignoring_case_and_spaces(table, client):
+    play(table, [], players=("Ann", "Ben", "Cat"))
+    play(table, [], players=("Dan", "Eve", "ann "))
+    play(table, [], players=("Dan", "Eve", "Fay"))
+    page = client.get("/history?player=%20ANN").get_data(as_text=True)
+    assert page.count('class="game-row"') == 2
+    assert "No game with a player called “Zed”." in client.get("/history?player=Zed").get_data(as_text=True)
+
+
+def test_review_shows_hands_chart_and_summary(table, client):
+    game = play(table, NIGHT, target=50)
+    page = client.get(f"/games/{game['id']}/review").get_data(as_text=True)
+    assert "♛ Ben won</strong>\nafter 4 hands" in page
+    assert "Moons: Ben in hand 2 (add)." in page
+    assert "Took the Q♠ most often: Ben (2 times)." in page
+    assert page.count('<polyline class="series') == 4
+    assert '<svg viewBox="0 0 360 220" role="img"' in page
+    for name in ("Ann", "Ben", "Cat", "Dan"):
+        assert f"</span>{name}</li>" in page
+    assert page.count(">0♥ Q♠") == 2 and page.count(">13♥ Q♠") == 1 and page.count(">4♥ Q♠") == 1  # hands 1+3, 2, 4
+    assert "☾ +26" in page
+
+
+def test_review_of_a_game_without_hands(table, client):
+    table.start_game()
+    page = client.get(f"/games/{table.game_id}/review").get_data(as_text=True)
+    assert "after 0 hands" in page and page.count("<polyline") == 4
+
+
+def test_players_are_matched_ignoring_case_and_spaces(table, client):
+    play(table, [], players=("Ann", "Ben", "Cat"))
+    play(table, [], players=("ANN ", "Ben", "Dan"))
+    page = client.get("/players").get_data(as_text=True)
+    assert page.count(">Ann<") + page.count(">ANN<") == 1
+    assert "2 games" in page
+
+
+def test_a_players_record(table, client):
+    play(table, NIGHT, target=50)  # Ben wins alone: 16; Ann 46
+    play(table, [([13, 0, 0, 0], 1)], players=("Ann", "Ben", "Cat", "Dan"), target=13, tie="share")  # Cat, Dan share
+    play(table, [([0, 13, 0], 1, "subtract")], players=("Ben", "Ann", "Eve"))  # in progress, Ann shot the moon
+    record = client.get("/players/ann").get_data(as_text=True)
+    numbers = {
+        "Games": 3, "Finished": 2, "Wins": 0, "Shared wins": 0, "Win rate": "0%",
+        "Moons shot": 1, "Q♠ taken": 2, "Best final": 13, "Worst final": 46,
+    }  # fmt: skip
+    for label, value in numbers.items():
+        assert f"<dt>{label}</dt><dd>{value}</dd>" in record
+    assert "<dt>Points a hand</dt><dd>9.8</dd>" in record  # (46 + 13 + 0) / (4 + 1 + 1)
+    cat = client.get("/players/Cat").get_data(as_text=True)
+    assert "<dt>Wins</dt><dd>0</dd>" in cat and "<dt>Shared wins</dt><dd>1</dd>" in cat
+    ben = client.get("/players/ben").get_data(as_text=True)
+    assert "<dt>Wins</dt><dd>1</dd>" in ben and "<dt>Win rate</dt><dd>50%</dd>" in ben
+    assert client.get("/players/Nobody").status_code == 404
+
+
+def test_undo_and_correct_keep_the_records_in_step(table, client):
+    play(table, NIGHT, target=50)
+    table.undo(4)
+    assert "<dt>Finished</dt><dd>0</dd>" in client.get("/players/Ben").get_data(as_text=True)
+    table.correct(1, [0, 4, 9, 0], 1)
+    assert "<dt>Q♠ taken</dt><dd>2</dd>" in client.get("/players/Ben").get_data(as_text=True)
+
+
+def test_rebuild_records_replays_every_game(app, table, client):
+    play(table, NIGHT, target=50)
+    with app.app_context():
+        db.session.query(Player).update({"total": 0, "won": False, "queens": 0})
+        db.session.commit()
+    assert "<dt>Wins</dt><dd>0</dd>" in client.get("/players/Ben").get_data(as_text=True)
+    result = app.test_cli_runner().invoke(args=["rebuild-records"])
+    assert "Replayed 1 games." in result.output
+    assert "<dt>Wins</dt><dd>1</dd>" in client.get("/players/Ben").get_data(as_text=True)
+
+
+def test_export_one_game_as_json_and_csv(table, client):
+    game = play(table, NIGHT, target=50)
+    answer = client.get(f"/games/{game['id']}/export.json")
+    assert answer.headers["Content-Disposition"] == f'attachment; filename="hearts-game-{game["id"]}.json"'
+    assert answer.json == {"format": "hearts-scorekeeper", "version": 1, "games": [game]}
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/games/{game['id']}/export.csv").get_data(as_text=True))))
+    assert len(rows) == 4 * 4
+    ben_moon = rows[4 + 1]
+    assert (ben_moon["hand"], ben_moon["player"], ben_moon["hearts"], ben_moon["queen"]) == ("2", "Ben", "13", "1")
+    assert (ben_moon["moon"], ben_moon["score"], ben_moon["total"]) == ("add", "0", "13")
+    assert [row["total"] for row in rows[-4:]] == ["46", "16", "51", "43"]
+    assert client.get(f"/games/{game['id']}/export.xml").status_code == 404
+
+
+def upload(client, content, name="games.json"):
+    data = {"export": (io.BytesIO(content if isinstance(content, bytes) else content.encode()), name)}
+    return client.post("/history/import", data=data, content_type="multipart/form-data")
+
+
+def without_ids(document):
+    return [{k: v for k, v in game.items() if k not in ("id", "updated_at")} for game in document["games"]]
+
+
+def test_export_import_export_gives_the_same_games(table, client):
+    play(table, NIGHT, target=50)
+    play(table, [([13, 0, 0], 0, "add"), ([0, 0, 13], 2, "subtract")], players=("Eve", "Fay", "Gus"), moon="choose")
+    play(table, [([13, 0, 0, 0], 0), ([0, 13, 0, 0], 1)], sun=True, moon="add", omnibus=False)
+    first = client.get("/history/export.json").json
+    answer = upload(client, json.dumps(first))
+    assert answer.status_code == 302
+    everything = client.get("/history/export.json").json
+    assert len(everything["games"]) == 6
+    assert without_ids({"games": everything["games"][3:]}) == without_ids(first)
+
+
+BAD_FILES = [
+    (b"\x89PNG not json", "This file is not JSON"),
+    ('{"games": []}', "This file is not a Hearts Scorekeeper export."),
+    ('{"format": "hearts-scorekeeper", "games": 3}', "This export has no list of games."),
+    ('{"format": "hearts-scorekeeper", "games": [{"players": ["Ann"]}]}', "Game 1 in the file: Hearts needs 3 to 5"),
+]
+
+
+@pytest.mark.parametrize("content, message", BAD_FILES)
+def test_bad_files_are_refused_with_a_clear_message(client, content, message):
+    answer = upload(client, content)
+    assert answer.status_code == 422 and message in answer.get_data(as_text=True)
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_a_broken_hand_imports_nothing(table, client):
+    play(table, NIGHT[:2])
+    document = client.get("/history/export.json").json
+    second = json.loads(json.dumps(document["games"][0]))
+    second["hands"][1]["hearts"] = [0, 12, 0, 0]
+    document["games"].append(second)
+    answer = upload(client, json.dumps(document))
+    page = answer.get_data(as_text=True)
+    assert "Nothing was imported. Game 2 in the file: hand 2: The hearts add up to 12, not 13" in page
+    assert len(client.get("/api/games").json["games"]) == 1
+
+
+def test_import_needs_a_file(client):
+    answer = client.post("/history/import", data={}, content_type="multipart/form-data")
+    assert answer.status_code == 422 and "Choose the export file to import." in answer.get_data(as_text=True)
+
+
+def test_delete_asks_first_and_names_the_game(table, client):
+    game = play(table, NIGHT[:1])
+    page = client.get(f"/games/{game['id']}/delete").get_data(as_text=True)
+    assert "Yes, delete the game of Ann, Ben, Cat, Dan" in page
+    assert client.get(f"/api/games/{game['id']}").status_code == 200
+    answer = client.post(f"/games/{game['id']}/delete", follow_redirects=True)
+    assert "The game of Ann, Ben, Cat, Dan was deleted." in answer.get_data(as_text=True)
+    assert client.get(f"/api/games/{game['id']}").status_code == 404
