@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
+from flask_migrate import Migrate, upgrade
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.pool import StaticPool
 from werkzeug.exceptions import HTTPException
@@ -15,6 +16,7 @@ from .db import db
 
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
+migrate = Migrate(directory=str(Path(__file__).resolve().parent / "migrations"))
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -42,12 +44,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
     db.init_app(app)
+    migrate.init_app(app, db)
     csrf.init_app(app)
     register_blueprints(app)
     cli.register(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
-        db.create_all()
+        upgrade()  # the schema follows the code: created on first start, migrated after
         release_connections()
     return app
 

@@ -3,7 +3,9 @@
 import os
 
 import pytest
+import sqlalchemy
 
+import scorekeeper
 from scorekeeper import create_app
 from scorekeeper.db import db
 
@@ -11,7 +13,23 @@ from scorekeeper.db import db
 @pytest.fixture
 def database_url(tmp_path):
     """A fresh database for one test: PostgreSQL when DATABASE_URL says so, else a SQLite file."""
-    return os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite'}"
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    url = scorekeeper.database_url(url)
+    drop_everything(url)
+    yield url
+    drop_everything(url)
+
+
+def drop_everything(url):
+    """Drop every table, Alembic's too, so the next test starts from an empty database."""
+    engine = sqlalchemy.create_engine(url)
+    tables = sqlalchemy.MetaData()
+    tables.reflect(bind=engine)
+    tables.drop_all(bind=engine)
+    engine.dispose()
 
 
 @pytest.fixture
@@ -27,8 +45,6 @@ def app(database_url, tmp_path):
     yield app
     with app.app_context():
         db.session.remove()
-        if os.environ.get("DATABASE_URL"):
-            db.drop_all()
         db.engine.dispose()
 
 
