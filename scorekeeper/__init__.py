@@ -2,6 +2,7 @@
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +11,9 @@ from flask_migrate import Migrate, upgrade
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.pool import StaticPool
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import cli
+from . import cli, guard
 from .db import db
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,8 +33,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI="sqlite:///scorekeeper.sqlite",
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        PASSCODE="",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=400),  # a phone at the table stays signed in
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
     )
     app.config.from_pyfile("config.py", silent=True)
+    if os.environ.get("SCOREKEEPER_PASSCODE"):
+        app.config["PASSCODE"] = os.environ["SCOREKEEPER_PASSCODE"]
+    if os.environ.get("SCOREKEEPER_BEHIND_PROXY"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if os.environ.get("DATABASE_URL"):
@@ -46,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
+    guard.init_app(app)
     register_blueprints(app)
     cli.register(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]

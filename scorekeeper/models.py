@@ -89,3 +89,13 @@ class Hand(db.Model):
     all_tricks: Mapped[int | None]
     moon_option: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SignInAttempt(db.Model):
+    """Wrong passcodes from one address, to make it wait longer after each."""
+
+    __tablename__ = "sign_in_attempts"
+
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(default=0)
+    last_failure: Mapped[datetime] = mapped_column(default=utcnow)
