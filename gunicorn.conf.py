@@ -12,9 +12,10 @@ accesslog = "-" if os.environ.get("ACCESS_LOG") else None
 
 def when_ready(server):
     from scorekeeper.lan import phone_urls
+    from scorekeeper.qr import qr_text
 
-    port = int(bind.rsplit(":", 1)[1])
+    urls = phone_urls(int(bind.rsplit(":", 1)[1]))
     print("\nHearts Scorekeeper is running. On the phones at this table, open:", flush=True)
-    for url in phone_urls(port):
+    for url in urls:
         print(f"    {url}", flush=True)
-    print("(Ctrl+C stops the server.)\n", flush=True)
+    print(f"or scan this code:\n{qr_text(urls[0])}(Ctrl+C stops the server.)\n", flush=True)

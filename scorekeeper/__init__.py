@@ -94,13 +94,14 @@ def instance_secret(instance: Path) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, history, sheets, table
+    from .views import api, follow, history, sheets, table
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
+    app.register_blueprint(follow.bp)
 
     @app.errorhandler(HTTPException)
     def http_error(problem: HTTPException) -> Any:

@@ -84,6 +84,12 @@ def load_game(game_id: int) -> LoadedGame:
     return replayed(game)
 
 
+def version(game_id: int) -> str | None:
+    """A tag that changes with every change to the game (every change touches updated_at)."""
+    changed = db.session.scalar(select(models.Game.updated_at).where(models.Game.id == game_id))
+    return None if changed is None else f"{game_id}-{changed.isoformat()}"
+
+
 def last_game() -> LoadedGame | None:
     """The game started most recently, to offer its players and rules again."""
     game = db.session.scalars(select(models.Game).order_by(models.Game.id.desc()).limit(1)).first()

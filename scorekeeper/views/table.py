@@ -6,6 +6,7 @@ from werkzeug.wrappers import Response
 
 from .. import games, rules
 from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
+from ..qr import qr_svg
 
 bp = Blueprint("table", __name__)
 
@@ -71,6 +72,13 @@ def game(game_id: int) -> str:
         return render_template("table/over.html", loaded=loaded)
     form = HandForm(number=loaded.state.next_hand.number).for_table(loaded.players)
     return render_template("table/game.html", loaded=loaded, form=form)
+
+
+@bp.app_template_global()
+def follow_link(game_id: int) -> dict[str, object]:
+    """The short address other phones open to follow a game, and its QR code."""
+    url = url_for("follow.short_link", game_id=game_id, _external=True)
+    return {"url": url, "qr": qr_svg(url)}
 
 
 @bp.post("/games/<int:game_id>/hands")

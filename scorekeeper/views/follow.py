@@ -1,0 +1,33 @@
+"""A read-only view of a game for the other phones at the table, refreshed as hands are recorded."""
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from .. import games
+from .table import load_or_404
+
+bp = Blueprint("follow", __name__)
+
+
+@bp.get("/f/<int:game_id>")
+def short_link(game_id: int) -> Response:
+    return redirect(url_for(".follow", game_id=game_id))
+
+
+@bp.get("/games/<int:game_id>/follow")
+def follow(game_id: int) -> str:
+    return render_template("follow/page.html", loaded=load_or_404(game_id))
+
+
+@bp.get("/games/<int:game_id>/follow/board")
+def board(game_id: int) -> Response:
+    """The changing part of the follow page; 304 while the game has not changed."""
+    version = games.version(game_id)
+    if version is None:
+        return Response("This game was deleted.", status=404, mimetype="text/plain")
+    if version in request.if_none_match:
+        answer = Response(status=304)
+    else:
+        answer = Response(render_template("follow/_board.html", loaded=load_or_404(game_id)))
+    answer.set_etag(version)
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer

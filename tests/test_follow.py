@@ -1,0 +1,51 @@
+"""The follow-along view: a short link, a QR code, and a board that changes only when the game does."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+
+def test_the_table_page_shows_the_short_link_and_its_qr_code(table, client):
+    table.start_game()
+    page = client.get(f"/games/{table.game_id}").get_data(as_text=True)
+    assert f'<a href="http://localhost/f/{table.game_id}">' in page
+    assert '<svg viewBox="0 0 ' in page and 'class="qr"' in page
+
+
+def test_the_short_link_opens_the_follow_view(table, client):
+    table.start_game()
+    answer = client.get(f"/f/{table.game_id}")
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/games/{table.game_id}/follow"
+    page = client.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "Hand 1" in page and "<form" not in page  # read-only: nothing to record or undo
+
+
+def test_the_board_is_304_until_a_hand_is_recorded(table, client):
+    table.start_game()
+    url = f"/games/{table.game_id}/follow/board"
+    first = client.get(url)
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and 'data-total="1">0<' in first.get_data(as_text=True)
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+    table.record_hand([4, 0, 9, 0], 1)
+    changed = client.get(url, headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert 'data-total="1">13<' in changed.get_data(as_text=True)
+    assert "Fix" not in changed.get_data(as_text=True)
+
+
+def test_a_deleted_game_tells_the_followers(table, client):
+    table.start_game()
+    client.delete(f"/api/games/{table.game_id}")
+    assert client.get(f"/games/{table.game_id}/follow/board").status_code == 404
+
+
+@pytest.mark.browser
+def test_the_follow_view_updates_by_itself_within_two_seconds(page: Page, live_server: str, table):
+    table.start_game()
+    page.goto(f"{live_server}/f/{table.game_id}")
+    expect(page.locator('[data-total="2"]')).to_have_text("0")
+    page.evaluate("window.stillTheSamePage = true")
+    table.record_hand([4, 0, 9, 0], 1)
+    expect(page.locator('[data-total="2"]')).to_have_text("9", timeout=2000)
+    expect(page.get_by_role("heading", name="Hand 2")).to_be_visible()
+    assert page.evaluate("window.stillTheSamePage") is True  # updated in place, not reloaded
