@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,8 +23,19 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+@dataclass
+class Server:
+    base: str
+    process: subprocess.Popen
+
+    def kill(self) -> None:
+        """SIGKILL the master and its workers at once, as a power cut would."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
 @contextmanager
-def running_server(database_url: str, workers: int = 2, threads: int = 4):
+def running_server(database_url: str, workers: int = 2, threads: int = 4, extra_env: dict | None = None):
     port = free_port()
     env = {
         **os.environ,
@@ -31,17 +44,21 @@ def running_server(database_url: str, workers: int = 2, threads: int = 4):
         "BIND": f"127.0.0.1:{port}",
         "WORKERS": str(workers),
         "THREADS": str(threads),
+        **(extra_env or {}),
     }
     command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py")]
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             wait_until_up(base, process, log)
-            yield base
+            yield Server(base, process)
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=10)
 
 
 def wait_until_up(base: str, process: subprocess.Popen, log, seconds: float = 20) -> None:

@@ -40,3 +40,12 @@ def test_schema_is_created_on_first_start(app):
 def test_postgres_urls_use_psycopg():
     assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert database_url("sqlite:///x.sqlite") == "sqlite:///x.sqlite"
+
+
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            return
+        with db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000

@@ -1,6 +1,5 @@
 """The real production server: two phones racing to record the same hand."""
 
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -12,9 +11,9 @@ pytestmark = pytest.mark.server
 
 
 @pytest.fixture
-def server(tmp_path):
-    with running_server(os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'server.sqlite'}") as base:
-        yield base
+def server(database_url):
+    with running_server(database_url) as running:
+        yield running.base
 
 
 def test_eight_phones_post_hand_one_and_only_one_is_stored(server):
