@@ -7,6 +7,8 @@ workers = int(os.environ.get("WORKERS", "2"))
 threads = int(os.environ.get("THREADS", "4"))
 # The schema is created once, before the workers fork.
 preload_app = True
+# Phones poll every second: keep their connections open between polls.
+keepalive = 10
 accesslog = "-" if os.environ.get("ACCESS_LOG") else None
 
 

@@ -78,7 +78,9 @@ def create_game(players: object, given_rules: object = None) -> LoadedGame:
 
 
 def load_game(game_id: int) -> LoadedGame:
-    game = db.session.get(models.Game, game_id)
+    game = db.session.get(
+        models.Game, game_id, options=[selectinload(models.Game.players), selectinload(models.Game.hands)]
+    )
     if game is None:
         raise GameNotFound(f"There is no game {game_id}.")
     return replayed(game)

@@ -1,11 +1,13 @@
 """QR codes for the follow-along link: SVG for the page, blocks of text for the terminal."""
 
+import functools
 import io
 
 import segno
 from markupsafe import Markup
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> Markup:
     """A QR code as inline SVG, black on white whatever the page's colours, sized by CSS."""
     code = segno.make(url, error="m")

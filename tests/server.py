@@ -61,14 +61,14 @@ def running_server(database_url: str, workers: int = 2, threads: int = 4, extra_
                 process.wait(timeout=10)
 
 
-def wait_until_up(base: str, process: subprocess.Popen, log, seconds: float = 20) -> None:
+def wait_until_up(base: str, process: subprocess.Popen, log, seconds: float = 20, path: str = "/api/games") -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             log.seek(0)
             raise RuntimeError("the server stopped: " + log.read().decode())
         try:
-            urllib.request.urlopen(base + "/api/games", timeout=1).close()
+            urllib.request.urlopen(base + path, timeout=1).close()
             return
         except OSError:
             time.sleep(0.1)

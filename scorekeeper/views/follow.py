@@ -1,5 +1,7 @@
 """A read-only view of a game for the other phones at the table, refreshed as hands are recorded."""
 
+import functools
+
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from .. import games
@@ -18,6 +20,12 @@ def follow(game_id: int) -> str:
     return render_template("follow/page.html", loaded=load_or_404(game_id))
 
 
+@functools.lru_cache(maxsize=256)
+def rendered_board(game_id: int, version: str) -> str:
+    """A board is the same for every follower until the game changes: render each version once."""
+    return render_template("follow/_board.html", loaded=load_or_404(game_id))
+
+
 @bp.get("/games/<int:game_id>/follow/board")
 def board(game_id: int) -> Response:
     """The changing part of the follow page; 304 while the game has not changed."""
@@ -27,7 +35,7 @@ def board(game_id: int) -> Response:
     if version in request.if_none_match:
         answer = Response(status=304)
     else:
-        answer = Response(render_template("follow/_board.html", loaded=load_or_404(game_id)))
+        answer = Response(rendered_board(game_id, version))
     answer.set_etag(version)
     answer.headers["Cache-Control"] = "no-cache"
     return answer
