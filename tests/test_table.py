@@ -1,5 +1,7 @@
 """The table pages through the test client: plain forms, no JavaScript."""
 
+import re
+
 import pytest
 
 from scorekeeper import create_app
@@ -201,3 +203,19 @@ def test_forms_need_the_csrf_token(tmp_path):
     answer = client.post("/games/new", data=NEW_GAME)
     assert answer.status_code == 400 and "CSRF" in answer.get_data(as_text=True)
     assert client.get("/api/games").json["games"] == []
+
+
+def test_the_scoreboard_marks_the_leader_and_who_is_closest_to_the_target(client, game):
+    page = client.get(game).get_data(as_text=True)
+    assert "♛ leads" not in page and "to go" not in page  # nobody leads before the first hand
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))  # 4, 13, 9, 0
+    page = client.get(game).get_data(as_text=True)
+    tiles = re.findall(
+        r'<li class="([^"]*)">\s*<span class="name">(\w+)</span>.*?<span class="tag">(.*?)</span>', page, re.S
+    )
+    assert [(name, css.split(), tag) for css, name, tag in tiles] == [
+        ("Ann", [], ""),
+        ("Ben", ["closest"], "87 to go"),
+        ("Cat", [], ""),
+        ("Dan", ["leader"], "♛ leads"),
+    ]

@@ -88,6 +88,15 @@ def places(totals: Sequence[int]) -> tuple[int, ...]:
     return tuple(1 + sum(other < total for other in totals) for total in totals)
 
 
+def points_to_go(totals: Sequence[int], rules: HouseRules) -> int:
+    """How far the highest total is from ending the game.
+
+    >>> points_to_go([45, 16, 39, 30], HouseRules())
+    55
+    """
+    return rules.target - max(totals)
+
+
 def ranking(totals: Sequence[int]) -> list[int]:
     """The seats from the lowest total to the highest.
 
