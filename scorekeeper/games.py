@@ -56,6 +56,10 @@ class LoadedGame:
     def rules(self) -> rules.HouseRules:
         return self.state.rules
 
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.players[seat] for seat in self.state.outcome.winners]
+
 
 @dataclass(frozen=True)
 class Preview:

@@ -55,10 +55,6 @@ def keep_records(game: models.Game, state: rules.GameState) -> None:
     """Refresh what the game's rows say of its replayed state: finished, and each seat's record."""
     game.finished = state.finished
     for player, record in zip(game.players, rules.seat_records(state), strict=True):
-        player.total, player.hands_played, player.moons, player.queens = (
-            record.total,
-            record.hands,
-            record.moons,
-            record.queens,
-        )
-        player.won, player.shared_win, player.game_finished = record.won, record.shared_win, record.finished
+        player.total, player.hands_played, player.game_finished = record.total, record.hands, record.finished
+        player.won, player.shared_win = record.won, record.shared_win
+        player.moons, player.queens = record.moons, record.queens

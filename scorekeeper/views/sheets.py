@@ -2,10 +2,11 @@
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, render_template, request
 
-from .. import games, rules
+from .. import rules
 from ..forms import BlankSheetForm
+from .table import load_or_404
 
 bp = Blueprint("sheets", __name__)
 
@@ -57,10 +58,7 @@ def blank() -> tuple[str, int]:
 
 @bp.get("/games/<int:game_id>/sheet")
 def game_sheet(game_id: int) -> str:
-    try:
-        loaded = games.load_game(game_id)
-    except games.GameNotFound as missing:
-        abort(404, str(missing))
+    loaded = load_or_404(game_id)
     state = loaded.state
     at_least = len(state.hands) if state.finished else max(SHEET_ROWS, len(state.hands) + 1)
     return render_template(

@@ -27,7 +27,7 @@ def page_helpers() -> dict[str, object]:
 @bp.app_template_filter("and_list")
 def and_list(names: list[str]) -> str:
     """Ann; Ann and Ben; Ann, Ben and Cat."""
-    return names[0] if len(names) < 2 else ", ".join(names[:-1]) + " and " + names[-1]
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def http_error(problem: HTTPException) -> tuple[str, int]:
@@ -114,9 +114,8 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
         else:
             flash(f"Hand {number} corrected; the totals after it are recomputed.", "done")
             return redirect(url_for(".game", game_id=game_id))
-    before = loaded.state.hands[number - 2].totals if number > 1 else None
     status = 422 if form.is_submitted() else 200
-    return render_template("table/correct.html", loaded=loaded, form=form, number=number, before=before), status
+    return render_template("table/correct.html", loaded=loaded, form=form, number=number), status
 
 
 @bp.post("/games/<int:game_id>/undo")
