@@ -48,9 +48,7 @@ def http_error(problem: HTTPException) -> tuple[Response, int]:
 @bp.post("/games")
 def create_game() -> tuple[Response, int, dict[str, str]]:
     body = json_body()
-    if "players" not in body:
-        raise rules.RuleError("List the players' names.", {"players": "Required."})
-    loaded = games.create_game(body["players"], body.get("rules"))
+    loaded = games.create_game(body.get("players"), body.get("rules"))
     return jsonify(game_json(loaded)), 201, {"Location": url_for(".game", game_id=loaded.id)}
 
 
