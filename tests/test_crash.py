@@ -1,5 +1,6 @@
 """Crash safety: SIGKILL the server in the middle of a burst of hands, restart, lose nothing."""
 
+import http.client
 import threading
 import time
 
@@ -24,8 +25,8 @@ def burst(base, game_id, stored, stop):
                                 {"number": number, "hearts": hearts, "queen": queen})  # fmt: skip
             if status == 409:  # the other phone was first: catch up
                 number = len(call("GET", f"{base}/api/games/{game_id}")[1]["hands"]) + 1
-        except OSError:
-            return  # the server is gone
+        except (OSError, http.client.HTTPException):
+            return  # the server is gone, perhaps halfway through an answer: not an acknowledgement
         if status == 201:
             stored.add((game_id, number))
             number += 1
