@@ -56,7 +56,7 @@ def test_filled_sheet_shows_hands_moons_and_totals(table, client):
     play(table, [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "subtract")])
     page = client.get(f"/games/{table.game_id}/sheet").get_data(as_text=True)
     assert '<td>4</td><td class="total">4</td>' in page
-    assert '<span class="moon">☾ subtract</span>' in page
+    assert '<span class="moon" title="shot the moon">☾ −26</span>' in page
     assert "In progress after 2 hands" in page
     assert page.count("<tr>") == 2 + 20  # the hands still to play are blank rows
 
@@ -100,7 +100,7 @@ def test_a_filled_sheet_prints_names_totals_and_winner(printer, live_server, tab
     text = pdf_text(print_pdf(printer, f"{live_server}/games/{table.game_id}/sheet", tmp_path / "game.pdf"))
     for name, total in [("Ann", 46), ("Ben", 16), ("Cat", 51), ("Dan", 43)]:
         assert name in text and f"{name}: {total}" in text
-    assert "Ben wins" in text and "☾ add" in text
+    assert "Ben wins" in text and "☾ +26" in text
 
 
 @pytest.mark.browser
@@ -113,3 +113,19 @@ def test_a_long_game_continues_on_a_second_page_with_the_header(printer, live_se
     for header in ("Ann", "Ben", "Cat", "Dan", "hand", "total"):
         assert header in second
     assert "In progress after 30 hands" in second
+
+
+@pytest.mark.browser
+def test_a_five_player_sheet_fits_a_small_phone_screen(browser, live_server, table):
+    table.start_game(players=["Annabelle", "Benedict", "Catherine", "Daniel", "Eve"], target=1000)
+    play(table, [([0, 13, 0, 0, 0], 1, "subtract")] + [([9, 4, 0, 0, 0], 2), ([0, 0, 9, 4, 0], 4)] * 7)
+    page = browser.new_page(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page.goto(f"{live_server}/games/{table.game_id}/sheet")
+    sheet = page.locator(".sheet")
+    assert sheet.evaluate("e => e.scrollWidth <= e.clientWidth")  # nothing hidden to the side
+    clipped = page.evaluate(  # the dealer's name may end in "…"; no score, total, moon or header is cut
+        "[...document.querySelectorAll('.scores td:not(.dealer), .scores th, .scores .moon')]"
+        ".filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
+    )
+    assert clipped == []
+    page.close()
