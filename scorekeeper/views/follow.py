@@ -5,6 +5,7 @@ import functools
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from .. import games
+from ..db import db
 from .table import load_or_404
 
 bp = Blueprint("follow", __name__)
@@ -21,7 +22,7 @@ def follow(game_id: int) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def rendered_board(game_id: int, version: str) -> str:
+def rendered_board(database: str, game_id: int, version: str) -> str:
     """A board is the same for every follower until the game changes: render each version once."""
     return render_template("follow/_board.html", loaded=load_or_404(game_id))
 
@@ -35,7 +36,7 @@ def board(game_id: int) -> Response:
     if version in request.if_none_match:
         answer = Response(status=304)
     else:
-        answer = Response(rendered_board(game_id, version))
+        answer = Response(rendered_board(str(db.engine.url), game_id, version))
     answer.set_etag(version)
     answer.headers["Cache-Control"] = "no-cache"
     return answer
