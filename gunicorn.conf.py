@@ -16,7 +16,8 @@ def when_ready(server):
     from scorekeeper.lan import phone_urls
     from scorekeeper.qr import qr_text
 
-    urls = phone_urls(int(bind.rsplit(":", 1)[1]))
+    host, port = server.LISTENERS[0].sock.getsockname()[:2]  # the port bound, also when BIND asks for 0
+    urls = phone_urls(host, port)
     print("\nHearts Scorekeeper is running. On the phones at this table, open:", flush=True)
     for url in urls:
         print(f"    {url}", flush=True)

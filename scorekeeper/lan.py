@@ -18,5 +18,14 @@ def lan_addresses() -> list[str]:
     return [address for address in listed if "." in address and not address.startswith("127.")]
 
 
-def phone_urls(port: int) -> list[str]:
+def phone_urls(host: str, port: int) -> list[str]:
+    """Where the server bound to ``host`` answers: every LAN address when it listens on all of them.
+
+    >>> phone_urls("127.0.0.1", 5000)
+    ['http://127.0.0.1:5000/']
+    >>> phone_urls("::1", 5000)
+    ['http://[::1]:5000/']
+    """
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"]
     return [f"http://{address}:{port}/" for address in lan_addresses()] or [f"http://localhost:{port}/"]

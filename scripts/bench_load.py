@@ -32,7 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-from server import ROOT, call, free_port, running_server, wait_until_up  # noqa: E402
+from server import ROOT, call, gunicorn, running_server  # noqa: E402
 
 HANDS = [([4, 0, 9, 0], 1), ([0, 4, 0, 9], 2), ([2, 3, 4, 4], 0), ([1, 1, 1, 10], 3)]
 
@@ -128,19 +128,8 @@ def wrk(url: str, seconds: int) -> tuple[float, str]:
 @contextmanager
 def hello_server():
     """The baseline: the same gunicorn and the same settings (gunicorn.conf.py), serving hello_app."""
-    port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), "hello_app:app"]
-    env = {**os.environ, "BIND": f"127.0.0.1:{port}"}
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            command, cwd=HERE, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        try:
-            wait_until_up(f"http://127.0.0.1:{port}", process, log, path="/")
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+    with gunicorn("hello_app:app", cwd=HERE, path="/") as hello:
+        yield hello.base
 
 
 def main() -> None:

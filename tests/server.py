@@ -2,8 +2,8 @@
 
 import json
 import os
+import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -15,12 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
@@ -35,25 +29,16 @@ class Server:
 
 
 @contextmanager
-def running_server(database_url: str, workers: int = 2, threads: int = 4, extra_env: dict | None = None):
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "server-test",
-        "BIND": f"127.0.0.1:{port}",
-        "WORKERS": str(workers),
-        "THREADS": str(threads),
-        **(extra_env or {}),
-    }
-    command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py")]
-    base = f"http://127.0.0.1:{port}"
+def gunicorn(app: str, cwd: Path = ROOT, env: dict | None = None, path: str = "/api/games"):
+    """gunicorn with gunicorn.conf.py on a port the system picks, until it answers ``path``."""
+    command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), app]
+    env = {**os.environ, **(env or {}), "BIND": "127.0.0.1:0"}
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
-            wait_until_up(base, process, log)
+            base = wait_until_up(process, log, path)
             yield Server(base, process)
         finally:
             if process.poll() is None:
@@ -61,17 +46,38 @@ def running_server(database_url: str, workers: int = 2, threads: int = 4, extra_
                 process.wait(timeout=10)
 
 
-def wait_until_up(base: str, process: subprocess.Popen, log, seconds: float = 20, path: str = "/api/games") -> None:
+@contextmanager
+def running_server(database_url: str, workers: int = 2, threads: int = 4, extra_env: dict | None = None):
+    """The app as `make run` serves it, on ``database_url``."""
+    env = {
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "server-test",
+        "WORKERS": str(workers),
+        "THREADS": str(threads),
+        **(extra_env or {}),
+    }
+    with gunicorn("scorekeeper:create_app()", env=env) as server:
+        yield server
+
+
+def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 20) -> str:
+    """The server's address, once it has said where it listens and answers there."""
     deadline = time.monotonic() + seconds
+    base = None
     while time.monotonic() < deadline:
+        log.seek(0)
+        output = log.read().decode(errors="replace")
         if process.poll() is not None:
-            log.seek(0)
-            raise RuntimeError("the server stopped: " + log.read().decode())
+            raise RuntimeError("the server stopped: " + output)
+        listening = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", output)
+        base = listening.group(1) if listening else None
         try:
-            urllib.request.urlopen(base + path, timeout=1).close()
-            return
+            if base:
+                urllib.request.urlopen(base + path, timeout=1).close()
+                return base
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     raise RuntimeError(f"the server did not answer within {seconds} s")
 
 
