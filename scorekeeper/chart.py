@@ -11,8 +11,6 @@ class Line:
     seat: int
     name: str
     points: str  # SVG polyline points
-    last_x: float
-    last_y: float
 
 
 @dataclass(frozen=True)
@@ -62,13 +60,7 @@ def totals_chart(names: list[str], totals_after: list[tuple[int, ...]], target: 
         return round(bottom - (bottom - TOP) * (value - low) / (high - low), 1)
 
     lines = [
-        Line(
-            seat,
-            name,
-            " ".join(f"{x(k)},{y(row[seat])}" for k, row in enumerate(series)),
-            x(len(series) - 1),
-            y(series[-1][seat]),
-        )
+        Line(seat, name, " ".join(f"{x(k)},{y(row[seat])}" for k, row in enumerate(series)))
         for seat, name in enumerate(names)
     ]
     x_step = nice_step(hands, 6)

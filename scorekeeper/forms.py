@@ -145,14 +145,13 @@ class HandForm(FlaskForm):
         return self
 
     def facts(self, house: rules.HouseRules) -> dict[str, object]:
-        facts: dict[str, object] = {
+        return {
             "hearts": [entry.data for entry in self.hearts],
             "queen": self.queen.data,
             "jack": self.jack.data if house.omnibus else None,
             "all_tricks": self.all_tricks.data if house.sun else None,
             "moon_option": self.moon_option.data or None,
         }
-        return facts
 
     def moon_shooter(self) -> int | None:
         """The seat the entered hearts and Q♠ say shot the moon, if they are well formed."""

@@ -12,7 +12,7 @@ from sqlalchemy import cast as sql_cast
 
 from . import models, rules
 from .db import db
-from .games import LoadedGame, changes_a_game, list_games
+from .games import changes_a_game
 from .rows import hand_row, house_rules_of, keep_records, name_key, new_game_row
 
 EXPORT_FORMAT = "hearts-scorekeeper"
@@ -80,10 +80,6 @@ def player_record(name: str) -> PlayerRecord | None:
     if not row[1]:
         return None
     return PlayerRecord(row[0], *(int(value or 0) for value in row[1:9]), row[9], row[10])
-
-
-def recent_games(name: str, limit: int = 10) -> list[LoadedGame]:
-    return list_games(limit, player=name)[0]
 
 
 def export_document(games: list[dict[str, object]]) -> dict[str, object]:

@@ -12,6 +12,7 @@ from .table import load_or_404
 bp = Blueprint("history", __name__)
 
 PAGE = 20
+RECENT = 10  # games on a player's page
 
 
 @bp.get("/history")
@@ -46,7 +47,7 @@ def player(name: str) -> str:
     record = history.player_record(name)
     if record is None:
         abort(404, f"No game has a player called “{name}”.")
-    return render_template("history/player.html", record=record, recent=history.recent_games(name))
+    return render_template("history/player.html", record=record, recent=games.list_games(RECENT, player=name)[0])
 
 
 @bp.get("/history/export.<kind>")
