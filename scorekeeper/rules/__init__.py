@@ -47,7 +47,7 @@ from .house import (
     pass_direction,
     pass_targets,
 )
-from .records import SeatRecord, seat_records
+from .records import SeatRecord, most_queens, seat_records
 
 __all__ = [
     "CARDS_EACH",
@@ -86,15 +86,16 @@ __all__ = [
     "make_hand",
     "moon_advice",
     "moon_shooter",
+    "most_queens",
     "new_game",
     "outcome",
-    "places",
-    "points_to_go",
-    "ranking",
     "pass_direction",
     "pass_targets",
+    "places",
     "play",
+    "points_to_go",
     "preview",
+    "ranking",
     "raw_points",
     "replay",
     "seat_records",

@@ -38,3 +38,13 @@ def seat_records(state: GameState) -> list[SeatRecord]:
         )
         for seat in range(state.players)
     ]
+
+
+def most_queens(records: list[SeatRecord]) -> tuple[list[int], int]:
+    """The seats that took the Q♠ most often, and how often.
+
+    >>> most_queens([SeatRecord(9, 3, False, False, False, 0, q) for q in (1, 2, 0, 2)])
+    ([1, 3], 2)
+    """
+    most = max(record.queens for record in records)
+    return [seat for seat, record in enumerate(records) if record.queens == most], most

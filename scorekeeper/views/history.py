@@ -29,12 +29,9 @@ def review(game_id: int) -> str:
     loaded = load_or_404(game_id)
     state = loaded.state
     chart = totals_chart(loaded.players, [scored.totals for scored in state.hands], state.rules.target)
-    records = rules.seat_records(state)
-    most_queens = max(record.queens for record in records)
-    queen_takers = [name for name, record in zip(loaded.players, records, strict=True) if record.queens == most_queens]
-    return render_template(
-        "history/review.html", loaded=loaded, chart=chart, records=records, queen_takers=queen_takers
-    )
+    seats, queens = rules.most_queens(rules.seat_records(state))
+    queen_takers = [loaded.players[seat] for seat in seats]
+    return render_template("history/review.html", loaded=loaded, chart=chart, queen_takers=queen_takers, queens=queens)
 
 
 @bp.get("/players")
