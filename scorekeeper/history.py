@@ -13,7 +13,7 @@ from sqlalchemy import cast as sql_cast
 from . import models, rules
 from .db import db
 from .games import changes_a_game
-from .rows import hand_row, house_rules_of, keep_records, name_key, new_game_row
+from .rows import give_hands, house_rules_of, name_key, new_game_row
 
 EXPORT_FORMAT = "hearts-scorekeeper"
 EXPORT_VERSION = 1
@@ -119,10 +119,8 @@ def _import_game(exported: object) -> models.Game:
             hands.append(rules.make_hand(names, house, _facts_of_export(hand)))
         except rules.RuleError as broken:
             raise rules.RuleError(f"hand {number}: {broken.message}", broken.errors) from None
-    state = rules.replay(len(names), house, hands)
-    game.hands = [hand_row(number, hand) for number, hand in enumerate(hands, start=1)]
+    give_hands(game, hands)
     game.created_at = _moment(exported.get("created_at")) or game.created_at
-    keep_records(game, state)
     db.session.add(game)
     db.session.flush()
     return game

@@ -51,6 +51,12 @@ def hand_columns(hand: rules.Hand) -> dict[str, object]:
     }
 
 
+def give_hands(game: models.Game, hands: list[rules.Hand]) -> None:
+    """A new game row's hands, numbered from 1, and the records their replay gives each seat."""
+    game.hands = [hand_row(number, hand) for number, hand in enumerate(hands, start=1)]
+    keep_records(game, rules.replay(len(game.players), house_rules_of(game), hands))
+
+
 def keep_records(game: models.Game, state: rules.GameState) -> None:
     """Refresh what the game's rows say of its replayed state: finished, and each seat's record."""
     game.finished = state.finished

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper import create_app, models, rules  # noqa: E402
 from scorekeeper.db import db  # noqa: E402
-from scorekeeper.rows import hand_row, house_rules_of, keep_records, new_game_row  # noqa: E402
+from scorekeeper.rows import give_hands, house_rules_of, new_game_row  # noqa: E402
 
 REGULARS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
 BATCH = 500
@@ -59,9 +59,8 @@ def seed(app, games: int, seed_value: int = 1) -> None:
                 game = new_game_row(names, {"first_dealer": rng.randrange(len(names))})
                 house = house_rules_of(game)
                 hands = play_a_game(rng, names, house)
-                game.hands = [hand_row(k, hand) for k, hand in enumerate(hands, start=1)]
+                give_hands(game, hands)
                 game.created_at = game.updated_at = start + timedelta(days=number // 3, minutes=number % 3 * 50)
-                keep_records(game, rules.replay(len(names), house, hands))
                 db.session.add(game)
             db.session.commit()
             db.session.expunge_all()
