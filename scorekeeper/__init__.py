@@ -94,7 +94,7 @@ def instance_secret(instance: Path) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, follow, history, sheets, table
+    from .views import api, app_shell, follow, history, sheets, table
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
@@ -102,6 +102,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(follow.bp)
+    app.register_blueprint(app_shell.bp)
 
     @app.errorhandler(HTTPException)
     def http_error(problem: HTTPException) -> Any:

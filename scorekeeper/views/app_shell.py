@@ -1,0 +1,95 @@
+"""What makes the app installable and keeps it opening offline: the manifest, the icons, the service worker.
+
+The service worker's cache is named after a hash of the static files and of the
+worker itself, computed once at start: a deploy that changes any of them changes
+the worker's bytes, so browsers install the new worker, which drops the old cache.
+"""
+
+import hashlib
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, send_from_directory, url_for
+from flask.blueprints import BlueprintSetupState
+from flask.sansio.app import App
+
+bp = Blueprint("app_shell", __name__)
+
+LIGHT = {"background": "#f7f5f0", "theme": "#f7f5f0"}  # app.css --bg
+DARK = {"background": "#121212", "theme": "#121212"}
+OPEN_ENDPOINTS = {
+    f"app_shell.{name}" for name in ("manifest", "service_worker", "favicon", "apple_touch_icon", "offline")
+}
+SHELL_FILES = ("app.css", "table.js", "follow.js", "offline.js", "offline.css", "icons/icon-192.png")
+
+
+@bp.record_once
+def remember_version(state: BlueprintSetupState) -> None:
+    state.app.extensions["app_shell_version"] = shell_version(state.app)
+
+
+def shell_version(app: App) -> str:
+    """A short hash of every static file and of the worker's template."""
+    digest = hashlib.sha256()
+    static = Path(app.static_folder or "static")
+    worker = Path(app.template_folder or "templates") / "app_shell" / "sw.js"
+    for path in sorted([*static.rglob("*"), worker]):
+        if path.is_file():
+            digest.update(str(path.relative_to(path.parents[1])).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    icon = "/static/icons/"
+    answer = jsonify(
+        {
+            "id": "/",
+            "name": "Hearts Scorekeeper",
+            "short_name": "Hearts",
+            "description": "Keeps score for Hearts played with real cards.",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "orientation": "any",
+            "background_color": LIGHT["background"],
+            "theme_color": LIGHT["theme"],  # dark pages say theirs in <meta name="theme-color" media=…>
+            "icons": [
+                {"src": icon + "icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
+                {"src": icon + "icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+                {"src": icon + "maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+            ],
+        }
+    )
+    answer.mimetype = "application/manifest+json"
+    return answer
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    return send_from_directory(Path(current_app.static_folder or "static") / "icons", "favicon.ico")
+
+
+@bp.get("/apple-touch-icon.png")
+def apple_touch_icon() -> Response:
+    return send_from_directory(Path(current_app.static_folder or "static") / "icons", "apple-touch-icon.png")
+
+
+@bp.app_context_processor
+def shell_colours() -> dict[str, object]:
+    return {"shell_colours": {"light": LIGHT["theme"], "dark": DARK["theme"]}}
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The worker lives at the root so its scope is the whole app; browsers always revalidate it."""
+    shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for(".offline")]
+    version = current_app.extensions["app_shell_version"]
+    body = render_template("app_shell/sw.js", version=version, shell=shell)
+    answer = Response(body, mimetype="text/javascript")
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@bp.get("/offline")
+def offline() -> str:
+    return render_template("app_shell/offline.html")

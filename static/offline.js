@@ -1,0 +1,30 @@
+// Every page: register the service worker (static/../sw.js) and ask it to keep this page for offline use.
+// The table page: a small banner while the phone is offline.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+
+  function keepThisPage(registration) {
+    var worker = registration.active;
+    if (!worker) return;
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.kept === location.pathname) root.dataset.offlineReady = "yes";
+    });
+    worker.postMessage({ keep: location.pathname });
+  }
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
+      .then(keepThisPage).catch(function () { /* no worker (private mode, old browser): the app still works online */ });
+  }
+
+  var banner = document.getElementById("connection");
+  if (!banner) return;
+  function show() {
+    banner.hidden = navigator.onLine;
+    banner.textContent = "offline";
+  }
+  window.addEventListener("online", show);
+  window.addEventListener("offline", show);
+  show();
+})();
