@@ -125,6 +125,7 @@ def test_a_game_reopens_with_no_network_and_never_stale_with_it(
     expect(page.get_by_role("heading", name="Hand 2", exact=True)).to_be_visible()
     expect(page.locator('[data-total="2"]')).to_have_text("9")
     expect(page.locator("#connection")).to_have_text("offline")
+    expect(page.locator("#connection")).to_be_visible()
     page.goto(f"{live_server}/games/{table.game_id}/sheet")  # never opened here: the offline page
     expect(page.get_by_role("heading", name="No connection to the server")).to_be_visible()
     context.set_offline(False)

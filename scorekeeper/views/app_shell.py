@@ -6,6 +6,7 @@ the worker's bytes, so browsers install the new worker, which drops the old cach
 """
 
 import hashlib
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, send_from_directory, url_for
@@ -77,6 +78,12 @@ def apple_touch_icon() -> Response:
 @bp.app_context_processor
 def shell_colours() -> dict[str, object]:
     return {"shell_colours": {"light": LIGHT["theme"], "dark": DARK["theme"]}}
+
+
+@bp.app_template_global()
+def rendered_at() -> str:
+    """When a page was made, for a page that may later be shown from the cache: "not updated since …"."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @bp.get("/sw.js")
