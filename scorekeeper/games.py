@@ -1,11 +1,12 @@
-"""The service layer: every change to a game goes through here and the rules.
+"""The service layer: the pages and the API change games through here and the rules.
 
-Pages and the API call these functions; they load the facts, replay them
-through :mod:`scorekeeper.rules`, and store only what a table entered.
+These functions load the facts, replay them through :mod:`scorekeeper.rules`,
+and store what a table entered, with the cache of the replay kept beside it
+(rows.keep_records). Importing an export stores whole games through rows too.
 """
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
@@ -16,6 +17,7 @@ from sqlalchemy.orm import selectinload
 from . import models, rules
 from .db import db
 from .rows import facts_of, hand_columns, hand_row, house_rules_of, keep_records, name_key, new_game_row
+from .rules import Standing, TableSetup
 
 
 class GameNotFound(LookupError):
@@ -57,6 +59,18 @@ class LoadedGame:
         return self.state.rules
 
     @property
+    def standings(self) -> list[Standing]:
+        return rules.standings(self.state)
+
+    @property
+    def ranked(self) -> list[Standing]:
+        return rules.ranked(self.state)
+
+    @property
+    def setup(self) -> TableSetup:
+        return rules.table_setup(len(self.players))
+
+    @property
     def winner_names(self) -> list[str]:
         return [self.players[seat] for seat in self.state.outcome.winners]
 
@@ -88,6 +102,34 @@ def load_game(game_id: int) -> LoadedGame:
     if game is None:
         raise GameNotFound(f"There is no game {game_id}.")
     return replayed(game)
+
+
+def all_games(batch: int = 500) -> Iterator[LoadedGame]:
+    """Every game, oldest first, loaded ``batch`` at a time."""
+    after = 0
+    while True:
+        query = (
+            select(models.Game)
+            .where(models.Game.id > after)
+            .order_by(models.Game.id)
+            .limit(batch)
+            .options(selectinload(models.Game.players), selectinload(models.Game.hands))
+        )
+        found = db.session.scalars(query).all()
+        if not found:
+            return
+        yield from (replayed(game) for game in found)
+        after = found[-1].id
+
+
+def rebuild_records() -> int:
+    """Replay every game and refresh what its rows keep of the replay; the number of games."""
+    count = 0
+    for loaded in all_games():
+        keep_records(loaded.game, loaded.state)
+        count += 1
+    db.session.commit()
+    return count
 
 
 def version(game_id: int) -> str | None:

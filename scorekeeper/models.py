@@ -1,4 +1,8 @@
-"""What a table entered: games, their players and hands. Never totals: those are replayed."""
+"""What a table entered: games, their players and hands.
+
+The hands are the truth. What a replay of them gives (a game's status, each
+seat's record) is kept beside them only as a cache the service layer refreshes.
+"""
 
 from datetime import UTC, datetime
 
@@ -23,6 +27,7 @@ class Game(db.Model):
     omnibus: Mapped[bool]
     tie: Mapped[str] = mapped_column(String(16))
     first_dealer: Mapped[int]
+    exact_reset: Mapped[bool] = mapped_column(default=False)
     # Kept in step with the replayed hands by the service layer, so lists can
     # put games in progress first without replaying every game.
     finished: Mapped[bool] = mapped_column(default=False, index=True)

@@ -6,7 +6,6 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 
 from .. import games
 from ..db import db
-from .table import load_or_404
 
 bp = Blueprint("follow", __name__)
 
@@ -18,13 +17,13 @@ def short_link(game_id: int) -> Response:
 
 @bp.get("/games/<int:game_id>/follow")
 def follow(game_id: int) -> str:
-    return render_template("follow/page.html", loaded=load_or_404(game_id))
+    return render_template("follow/page.html", loaded=games.load_game(game_id))
 
 
 @functools.lru_cache(maxsize=256)
 def rendered_board(database: str, game_id: int, version: str) -> str:
     """A board is the same for every follower until the game changes: render each version once."""
-    return render_template("follow/_board.html", loaded=load_or_404(game_id))
+    return render_template("follow/_board.html", loaded=games.load_game(game_id))
 
 
 @bp.get("/games/<int:game_id>/follow/board")

@@ -7,7 +7,6 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from .. import export, games, history, rules
 from ..chart import totals_chart
 from ..forms import ActionForm, ImportForm
-from .table import load_or_404
 
 bp = Blueprint("history", __name__)
 
@@ -26,7 +25,7 @@ def past_games() -> str:
 
 @bp.get("/games/<int:game_id>/review")
 def review(game_id: int) -> str:
-    loaded = load_or_404(game_id)
+    loaded = games.load_game(game_id)
     state = loaded.state
     chart = totals_chart(loaded.players, [scored.totals for scored in state.hands], state.rules.target)
     seats, queens = rules.most_queens(rules.seat_records(state))
@@ -49,12 +48,12 @@ def player(name: str) -> str:
 
 @bp.get("/history/export.<kind>")
 def export_all(kind: str) -> Response:
-    return download(kind, export.all_games(), "hearts-games")
+    return download(kind, games.all_games(), "hearts-games")
 
 
 @bp.get("/games/<int:game_id>/export.<kind>")
 def export_game(game_id: int, kind: str) -> Response:
-    return download(kind, [load_or_404(game_id)], f"hearts-game-{game_id}")
+    return download(kind, [games.load_game(game_id)], f"hearts-game-{game_id}")
 
 
 def download(kind: str, found, stem: str) -> Response:
@@ -90,7 +89,7 @@ def import_games() -> str | Response | tuple[str, int]:
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
 def delete_game(game_id: int) -> str | Response:
-    loaded = load_or_404(game_id)
+    loaded = games.load_game(game_id)
     form = ActionForm()
     if form.validate_on_submit():
         games.delete_game(game_id)
