@@ -1,5 +1,7 @@
 """Installable and opening offline: the manifest, the icons, the service worker and its versioned cache."""
 
+import json
+import re
 import struct
 
 import pytest
@@ -135,3 +137,33 @@ def test_a_game_reopens_with_no_network_and_never_stale_with_it(
         page.get_by_role("heading", name="Hand 3", exact=True)
     ).to_be_visible()  # the network answered: its page, not the cache
     expect(page.locator("#connection")).to_be_hidden()
+
+
+def offline_facts(client, game_id):
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    found = re.search(r'<script type="application/json" id="offline-facts">(.*?)</script>', page)
+    assert found, "the table page carries its offline facts"
+    return json.loads(found.group(1))
+
+
+def test_the_table_page_carries_the_next_eight_hands_from_the_rules_core(table, client):
+    table.start_game(players=("Ann", "Ben", "Cat", "Dan", "Eve"), first_dealer=3, pass_cycle="left-right-hold")
+    table.record_hand([4, 0, 9, 0, 0], 1)
+    facts = offline_facts(client, table.game_id)
+    assert facts["players"] == ["Ann", "Ben", "Cat", "Dan", "Eve"] and facts["totals"] == [4, 13, 9, 0, 0]
+    assert facts["leads"] == "3♣" and facts["removed"] == ["2♣", "2♦"] and facts["jack"] is False
+    ahead = facts["ahead"]
+    assert [hand["number"] for hand in ahead] == list(range(2, 10))
+    assert [hand["dealer"] for hand in ahead] == [4, 0, 1, 2, 3, 4, 0, 1]
+    assert [hand["pass"] for hand in ahead] == ["right", "hold", "left"] * 2 + ["right", "hold"]
+    assert ahead[1]["passes"] == [] and ahead[2]["passes"] == [[0, 1], [1, 2], [2, 3], [3, 4], [4, 0]]
+    api = table.game()["next_hand"]
+    assert (ahead[0]["dealer"], ahead[0]["pass"]) == (api["dealer"], api["pass"])
+    assert ahead[0]["passes"] == [[step["from"], step["to"]] for step in api["passes"]]
+    assert facts["record"] == f"/api/games/{table.game_id}/hands"
+
+
+def test_the_offline_facts_cannot_break_out_of_their_script(table, client):
+    table.start_game(players=("</script><b>x", "Ben", "Cat"), omnibus=True)
+    facts = offline_facts(client, table.game_id)
+    assert facts["players"][0] == "</script><b>x" and facts["jack"] is True

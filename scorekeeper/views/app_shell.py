@@ -13,6 +13,8 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, se
 from flask.blueprints import BlueprintSetupState
 from flask.sansio.app import App
 
+from .. import games
+
 bp = Blueprint("app_shell", __name__)
 
 LIGHT = {"background": "#f7f5f0", "theme": "#f7f5f0"}  # app.css --bg
@@ -20,6 +22,7 @@ DARK = {"background": "#121212", "theme": "#121212"}
 OPEN_ENDPOINTS = {
     f"app_shell.{name}" for name in ("manifest", "service_worker", "favicon", "apple_touch_icon", "offline")
 }
+HANDS_AHEAD = 8  # an evening's worth of hands recorded offline still say who deals and passes next
 SHELL_FILES = ("app.css", "table.js", "follow.js", "offline.js", "offline.css", "icons/icon-192.png")
 
 
@@ -78,6 +81,29 @@ def apple_touch_icon() -> Response:
 @bp.app_context_processor
 def shell_colours() -> dict[str, object]:
     return {"shell_colours": {"light": LIGHT["theme"], "dark": DARK["theme"]}}
+
+
+@bp.app_template_global()
+def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
+    """What the table page needs to keep going with no network, worked out here while online.
+
+    The page gets no second copy of the rules: the next hands' dealers and passes come
+    precomputed by the rules core; the one sum it may do is a hand's raw points (static/outbox.js).
+    """
+    return {
+        "game": loaded.id,
+        "players": loaded.players,
+        "totals": list(loaded.state.totals),
+        "jack": loaded.rules.omnibus,
+        "leads": loaded.setup.leads,
+        "removed": list(loaded.setup.removed),
+        "ahead": [
+            {"number": hand.number, "dealer": hand.dealer, "pass": hand.pass_direction, "passes": hand.passes}
+            for hand in loaded.state.hands_ahead(HANDS_AHEAD)
+        ],
+        "record": url_for("api.record_hand", game_id=loaded.id),
+        "game_url": url_for("api.game", game_id=loaded.id),
+    }
 
 
 @bp.app_template_global()
