@@ -1,5 +1,4 @@
-// Every page: register the service worker (static/../sw.js) and ask it to keep this page for offline use.
-// The table page: a small banner while the phone is offline.
+// Every page: register the service worker (/sw.js) and ask it to keep this page for offline use.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -17,14 +16,4 @@
     navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
       .then(keepThisPage).catch(function () { /* no worker (private mode, old browser): the app still works online */ });
   }
-
-  var banner = document.getElementById("connection");
-  if (!banner) return;
-  function show() {
-    banner.hidden = navigator.onLine;
-    banner.textContent = "offline";
-  }
-  window.addEventListener("online", show);
-  window.addEventListener("offline", show);
-  show();
 })();

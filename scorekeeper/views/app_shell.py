@@ -23,7 +23,10 @@ OPEN_ENDPOINTS = {
     f"app_shell.{name}" for name in ("manifest", "service_worker", "favicon", "apple_touch_icon", "offline")
 }
 HANDS_AHEAD = 8  # an evening's worth of hands recorded offline still say who deals and passes next
-SHELL_FILES = ("app.css", "table.js", "follow.js", "offline.js", "offline.css", "icons/icon-192.png")
+SHELL_FILES = (
+    *("app.css", "offline.css", "display.css", "table.js", "follow.js", "offline.js", "outbox.js", "offline-table.js"),
+    "icons/icon-192.png",
+)
 
 
 @bp.record_once
