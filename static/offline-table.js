@@ -58,6 +58,9 @@
       var shown = document.querySelector('[data-total="' + at + '"]');
       if (shown) shown.textContent = total;
     });
+    // Who leads and who is closest to the target is the rules core's to say: not until back online.
+    document.querySelectorAll(".scoreboard li").forEach(function (seat) { seat.classList.remove("leader", "closest"); });
+    document.querySelectorAll(".scoreboard .tag").forEach(function (tag) { tag.textContent = ""; });
   }
 
   function handsTable() {
@@ -72,7 +75,7 @@
   }
 
   function showWaiting(queue) {
-    document.querySelectorAll("tr.waiting").forEach(function (row) { row.remove(); });
+    document.querySelectorAll("tr.waiting, tr.waiting-note").forEach(function (row) { row.remove(); });
     if (!queue.length) return;
     var body = handsTable();
     queue.forEach(function (hand) {
@@ -80,10 +83,14 @@
       row.appendChild(element("th", String(hand.number))).scope = "row";
       var moon = shooter(hand);
       rawPoints(hand).forEach(function (points, at) {
-        row.appendChild(element("td", moon === null ? "+" + points : at === moon ? "moon: scored when back online" : ""));
+        var words = moon === null ? (points ? (points > 0 ? "+" : "") + points : "0") : at === moon ? "moon: scored when back online" : "";
+        row.appendChild(element("td", words));
       });
-      row.appendChild(element("td", "waiting to be sent", "waiting-note"));
+      row.appendChild(element("td"));
+      var note = element("tr", undefined, "waiting-note");
+      note.appendChild(element("td", "Hand " + hand.number + ": waiting to be sent")).colSpan = names.length + 2;
       body.prepend(row);
+      body.prepend(note);
     });
   }
 
@@ -142,6 +149,7 @@
       mine.addEventListener("click", function () { settle(Outbox.useMine(game)); });
     }
     box.hidden = false;
+    box.scrollIntoView({ block: "start" }); // whoever holds the phone is likely down at the form
   }
 
   var sentSome = false;
@@ -171,6 +179,8 @@
     sentSome = true;
     settle(Outbox.send(game, hand));
     form.reset();
+    var first = form.querySelector('input[type="radio"]:checked');
+    if (first) first.dispatchEvent(new Event("change", { bubbles: true })); // the live check starts over
     render();
   });
   window.addEventListener("online", flush);

@@ -37,7 +37,7 @@ def test_hands_saved_offline_survive_a_reload_and_reach_the_server_once_in_order
     expect(page.locator("#connection")).to_have_text("offline · 2 hands waiting")
     page.reload()  # no network: the worker's copy of the page, and the queue from this phone's storage
     expect(page.locator("tr.waiting")).to_have_count(2)
-    expect(page.locator("tr.waiting").first).to_contain_text("waiting to be sent")
+    expect(page.locator("tr.waiting-note").first).to_have_text("Hand 2: waiting to be sent")
     expect(page.locator('[data-total="1"]')).to_have_text("15")  # last known totals + the waiting hands' points
     expect(page.locator('[data-total="3"]')).to_have_text("21")
     next_hand = page.locator(".next-hand")  # hand 3 from the hands worked out while online
