@@ -6,7 +6,9 @@ Opens a new 4-player game in headless Chromium at phone size, records hearts
 4,0,9,0 with the Q♠ to seat 1, tapping only what differs from what the form
 already shows (a chip already chosen, or a row the page fills in itself, costs
 nothing), saves, checks the totals, and prints the count. Then prints the bytes
-of HTML, CSS and JS the table page transfers.
+of HTML, CSS and JS the table page transfers on first load, the service worker
+script included (the files the worker keeps for offline use are not counted: the
+page itself does not load outbox.js and offline-table.js until it is offline).
 """
 
 import gzip
@@ -63,6 +65,8 @@ def main() -> None:
             page.goto(f"{base}/games/{game['id']}")
             page.wait_for_load_state("networkidle")
             first_load = dict(weights)
+            worker = page.request.get(f"{base}/sw.js").body()  # fetched by the browser beside the page
+            first_load[f"{base}/sw.js"] = (len(worker), len(gzip.compress(worker)))
             page.remove_listener("response", weigh)
             taps = record_example(page)
             browser.close()

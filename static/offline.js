@@ -1,4 +1,6 @@
 // Every page: register the service worker (/sw.js) and ask it to keep this page for offline use.
+// The table page: load the offline recording (outbox.js, offline-table.js, offline.css) only when it is
+// needed, the phone offline or hands still waiting; the worker keeps those files for when it is.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -16,4 +18,23 @@
     navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
       .then(keepThisPage).catch(function () { /* no worker (private mode, old browser): the app still works online */ });
   }
+
+  var facts = document.getElementById("offline-facts");
+  if (!facts) return;
+  var loaded = false;
+  function loadOfflineRecording() {
+    if (loaded) return;
+    loaded = true;
+    var style = document.head.appendChild(document.createElement("link"));
+    style.rel = "stylesheet";
+    style.href = "/static/offline.css";
+    ["/static/outbox.js", "/static/offline-table.js"].forEach(function (src) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.async = false; // in this order: offline-table.js uses outbox.js
+      document.head.appendChild(script);
+    });
+  }
+  if (!navigator.onLine || localStorage.getItem("outbox:" + facts.dataset.game)) loadOfflineRecording();
+  else window.addEventListener("offline", loadOfflineRecording);
 })();

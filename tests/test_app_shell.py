@@ -123,6 +123,7 @@ def test_a_game_reopens_with_no_network_and_never_stale_with_it(
     table.record_hand([4, 0, 9, 0], 1)
     open_and_keep(page, f"{live_server}/games/{table.game_id}")
     context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")  # cut off before the reload asks
     page.reload()
     expect(page.get_by_role("heading", name="Hand 2", exact=True)).to_be_visible()
     expect(page.locator('[data-total="2"]')).to_have_text("9")
@@ -141,7 +142,7 @@ def test_a_game_reopens_with_no_network_and_never_stale_with_it(
 
 def offline_facts(client, game_id):
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    found = re.search(r'<script type="application/json" id="offline-facts">(.*?)</script>', page)
+    found = re.search(r'<script type="application/json" id="offline-facts" data-game="\d+">(.*?)</script>', page)
     assert found, "the table page carries its offline facts"
     return json.loads(found.group(1))
 

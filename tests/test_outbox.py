@@ -12,6 +12,7 @@ def open_offline(page: Page, context: BrowserContext, url: str) -> None:
     page.goto(url)
     expect(page.locator("html[data-offline-ready=yes]")).to_have_count(1)
     context.set_offline(True)
+    expect(page.locator("#connection")).to_have_text("offline")  # the page has seen it: Save now queues
 
 
 def enter_hand(page: Page, hearts: list[int], queen: int, moon: str | None = None) -> None:
