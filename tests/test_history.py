@@ -143,12 +143,14 @@ def test_export_import_export_gives_the_same_games(table, client):
     play(table, NIGHT, target=50)
     play(table, [([13, 0, 0], 0, "add"), ([0, 0, 13], 2, "subtract")], players=("Eve", "Fay", "Gus"), moon="choose")
     play(table, [([13, 0, 0, 0], 0), ([0, 13, 0, 0], 1)], sun=True, moon="add", omnibus=False)
+    play(table, [([12, 0, 1, 0], 0)] * 2, target=50, exact_reset=True)  # Ann 25, then 50: back to 0
     first = client.get("/history/export.json").json
+    assert first["games"][-1]["rules"]["exact_reset"] and first["games"][-1]["totals"] == [0, 0, 2, 0]
     answer = upload(client, json.dumps(first))
     assert answer.status_code == 302
     everything = client.get("/history/export.json").json
-    assert len(everything["games"]) == 6
-    assert without_ids({"games": everything["games"][3:]}) == without_ids(first)
+    assert len(everything["games"]) == 8
+    assert without_ids({"games": everything["games"][4:]}) == without_ids(first)
 
 
 BAD_FILES = [
