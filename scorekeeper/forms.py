@@ -4,16 +4,18 @@ A broken rule comes back as a :class:`~scorekeeper.rules.RuleError`, whose
 per-field messages :func:`show_rule_errors` puts next to the fields.
 """
 
+from collections.abc import Sequence
+
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, Field, FieldList, Form, HiddenField, IntegerField, RadioField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # newer than the stubs
 from wtforms.validators import Optional
 
 from . import rules
 
 
-def options(pairs: list[tuple[object, str]]) -> list[SelectChoice]:
+def options(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 

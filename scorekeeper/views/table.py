@@ -36,9 +36,10 @@ def new_game() -> str | Response | tuple[str, int]:
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> str:
     loaded = games.load_game(game_id)
-    if loaded.state.finished:
+    upcoming = loaded.state.next_hand
+    if upcoming is None:
         return render_template("table/over.html", loaded=loaded)
-    form = HandForm(number=loaded.state.next_hand.number).for_table(loaded.players)
+    form = HandForm(number=upcoming.number).for_table(loaded.players)
     return render_template("table/game.html", loaded=loaded, form=form)
 
 
