@@ -168,7 +168,7 @@ def list_games(
 
 def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
     loaded = load_game(game_id)
-    _refuse_if_finished(loaded)
+    loaded.state.upcoming()  # a finished game previews no hand
     hand = rules.make_hand(loaded.players, loaded.rules, facts, need_option=False)
     after, advice = rules.preview(loaded.state, hand)
     return Preview(after, advice)
@@ -178,8 +178,7 @@ def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
 def record_hand(game_id: int, facts: Mapping[str, object]) -> LoadedGame:
     """Store the next hand; ``facts["number"]``, when given, must be that hand's number."""
     loaded = _locked(game_id)
-    _refuse_if_finished(loaded)
-    expected = len(loaded.state.hands) + 1
+    expected = loaded.state.upcoming().number
     number = facts.get("number")
     if number is not None and not rules.is_whole(number):
         raise rules.RuleError("The hand number must be a whole number.", {"number": "A whole number."})
@@ -236,11 +235,6 @@ def _locked(game_id: int) -> LoadedGame:
         raise GameNotFound(f"There is no game {game_id}.")
     db.session.expire_all()
     return load_game(game_id)
-
-
-def _refuse_if_finished(loaded: LoadedGame) -> None:
-    if loaded.state.finished:
-        raise rules.RuleError("This game is finished: it takes no more hands.", conflict=True)
 
 
 def _stored_hand(loaded: LoadedGame, number: int) -> models.Hand:

@@ -9,14 +9,14 @@ from datetime import UTC, datetime
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .db import db
+from .db import Model
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -42,7 +42,7 @@ class Game(db.Model):
     )
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
@@ -80,7 +80,7 @@ class Player(db.Model):
     queens: Mapped[int] = mapped_column(default=0)
 
 
-class Hand(db.Model):
+class Hand(Model):
     __tablename__ = "hands"
     # One hand number once per game: two phones recording the same hand cannot both win.
     __table_args__ = (UniqueConstraint("game_id", "number"),)
@@ -96,7 +96,7 @@ class Hand(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class SignInAttempt(db.Model):
+class SignInAttempt(Model):
     """Wrong passcodes from one address, to make it wait longer after each."""
 
     __tablename__ = "sign_in_attempts"

@@ -28,6 +28,7 @@ def test_blank_sheet_has_a_row_per_hand_with_pass_and_dealer(client):
         ("tie=share", "the tied players share the win"),
         ("omnibus=on", "the J♦ scores −10"),
         ("sun=on", "everyone else +52"),
+        ("exact_reset=y&target=50", "A total landing exactly on 50 goes back to 0."),
         ("pass_cycle=left-across-right-hold", "Passing: left, across, right, hold, again."),
         ("players=5", "Passing: left, right, hold, again."),
     ],

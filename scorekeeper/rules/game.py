@@ -53,6 +53,12 @@ class GameState:
     def next_hand(self) -> NextHand | None:
         return None if self.finished else self.hand_ahead(len(self.hands) + 1)
 
+    def upcoming(self) -> NextHand:
+        """The next hand; a finished game refuses to take one (RULES.md section 7)."""
+        if self.next_hand is None:
+            raise RuleError("This game is finished: it takes no more hands.", conflict=True)
+        return self.next_hand
+
     def hands_ahead(self, count: int) -> tuple[NextHand, ...]:
         """The next ``count`` hands as they will be dealt and passed (none once finished).
 
@@ -96,10 +102,7 @@ def new_game(players: int, rules: HouseRules) -> GameState:
 
 def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
     """The state after one more hand; ``option`` overrides the hand's moon option."""
-    if state.finished:
-        raise RuleError("This game is finished: it takes no more hands.", conflict=True)
-    upcoming = state.next_hand
-    assert upcoming is not None
+    upcoming = state.upcoming()
     scores, moon = hand_scores(hand, state.rules, state.totals, option or fixed_option(hand, state.rules))
     totals = reset_exact(tuple(before + score for before, score in zip(state.totals, scores, strict=True)), state.rules)
     scored = ScoredHand(upcoming.number, upcoming.dealer, upcoming.pass_direction, hand, moon, tuple(scores), totals)

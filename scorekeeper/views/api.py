@@ -31,7 +31,7 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
 
 @bp.get("/games")
 def list_games() -> Response:
-    limit = _int_arg("limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+    limit = _int_arg("limit", DEFAULT_LIMIT, 1, MAX_LIMIT) or DEFAULT_LIMIT
     before = _int_arg("before", None, 1, None)
     found, more = games.list_games(limit, before)
     following = url_for(".list_games", limit=limit, before=found[-1].id) if more else None

@@ -3,6 +3,7 @@
 import functools
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import games
 from ..db import db
@@ -11,7 +12,7 @@ bp = Blueprint("follow", __name__)
 
 
 @bp.get("/f/<int:game_id>")
-def short_link(game_id: int) -> Response:
+def short_link(game_id: int) -> WerkzeugResponse:
     return redirect(url_for(".follow", game_id=game_id))
 
 

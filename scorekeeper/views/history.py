@@ -1,8 +1,10 @@
 """Looking back: past games, one game's review, players' records, export and import."""
 
 import json
+from collections.abc import Iterable
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import export, games, history, rules
 from ..chart import totals_chart
@@ -56,7 +58,7 @@ def export_game(game_id: int, kind: str) -> Response:
     return download(kind, [games.load_game(game_id)], f"hearts-game-{game_id}")
 
 
-def download(kind: str, found, stem: str) -> Response:
+def download(kind: str, found: Iterable[games.LoadedGame], stem: str) -> Response:
     if kind == "json":
         body, mimetype = json.dumps(export.as_json(found), ensure_ascii=False, indent=1), "application/json"
     elif kind == "csv":
@@ -68,7 +70,7 @@ def download(kind: str, found, stem: str) -> Response:
 
 
 @bp.route("/history/import", methods=["GET", "POST"])
-def import_games() -> str | Response | tuple[str, int]:
+def import_games() -> ResponseReturnValue:
     form = ImportForm()
     if form.validate_on_submit():
         try:
@@ -88,7 +90,7 @@ def import_games() -> str | Response | tuple[str, int]:
 
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
-def delete_game(game_id: int) -> str | Response:
+def delete_game(game_id: int) -> ResponseReturnValue:
     loaded = games.load_game(game_id)
     form = ActionForm()
     if form.validate_on_submit():

@@ -36,9 +36,10 @@ def new_game() -> str | Response | tuple[str, int]:
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> str:
     loaded = games.load_game(game_id)
-    if loaded.state.finished:
+    upcoming = loaded.state.next_hand
+    if upcoming is None:
         return render_template("table/over.html", loaded=loaded)
-    form = HandForm(number=loaded.state.next_hand.number).for_table(loaded.players)
+    form = HandForm(number=upcoming.number).for_table(loaded.players)
     return render_template("table/game.html", loaded=loaded, form=form)
 
 
@@ -48,7 +49,7 @@ def record_hand(game_id: int) -> str | Response | tuple[str, int]:
     form = HandForm().for_table(loaded.players)
     if form.validate_on_submit():
         try:
-            games.record_hand(game_id, {**form.facts(loaded.rules), "number": seat_or_text(form.number.data)})
+            games.record_hand(game_id, {**form.facts(), "number": seat_or_text(form.number.data)})
         except rules.RuleError as broken:
             if broken.conflict:
                 flash(broken.message, "error")
@@ -69,7 +70,7 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
         form.fill(loaded.state.hands[number - 1])
     elif form.validate_on_submit():
         try:
-            games.correct_hand(game_id, number, form.facts(loaded.rules))
+            games.correct_hand(game_id, number, form.facts())
         except rules.RuleError as broken:
             show_rule_errors(form, broken)
         else:
@@ -84,13 +85,14 @@ def undo_hand(game_id: int) -> Response:
     form = ActionForm()
     if form.validate_on_submit():
         number = seat_or_text(form.number.data)
+        if not isinstance(number, int):
+            flash("Say which hand to undo: nothing was undone.", "error")
+            return redirect(url_for(".game", game_id=game_id))
         try:
-            games.undo_hand(game_id, number if isinstance(number, int) else None)
+            games.undo_hand(game_id, number)
             flash(f"Hand {number} was undone.", "done")
         except rules.RuleError as broken:
             flash(broken.message, "error")
-        except games.GameNotFound as missing:
-            abort(404, str(missing))
     return redirect(url_for(".game", game_id=game_id))
 
 
@@ -106,6 +108,6 @@ def rematch(game_id: int) -> Response:
 def try_preview(loaded: games.LoadedGame, form: HandForm) -> games.Preview | None:
     """What the entered hand would give, to show a moon's options; None if it breaks a rule."""
     try:
-        return games.preview_hand(loaded.id, form.facts(loaded.rules))
+        return games.preview_hand(loaded.id, form.facts())
     except rules.RuleError:
         return None

@@ -19,7 +19,7 @@ depends_on = None
 RECORD_COLUMNS = ("total", "hands_played", "game_finished", "won", "shared_win", "moons", "queens")
 
 
-def upgrade():
+def upgrade() -> None:
     with op.batch_alter_table("players") as players:
         for name in ("total", "hands_played", "moons", "queens"):
             players.add_column(sa.Column(name, sa.Integer(), nullable=False, server_default="0"))
@@ -29,7 +29,7 @@ def upgrade():
         players.create_index("ix_players_record", ["name_key", "game_id", *RECORD_COLUMNS])
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table("players") as players:
         players.drop_index("ix_players_record")
         for name in RECORD_COLUMNS:

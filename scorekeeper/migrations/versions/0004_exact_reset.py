@@ -14,11 +14,11 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     # A plain ADD COLUMN, not a batch copy: on SQLite, copying the games table
     # drops the old one, and with foreign keys on that deletes every player and hand.
     op.add_column("games", sa.Column("exact_reset", sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
-def downgrade():
+def downgrade() -> None:
     op.drop_column("games", "exact_reset")
