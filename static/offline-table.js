@@ -1,18 +1,26 @@
 // The table page with no network: Save keeps the hand in the outbox (static/outbox.js), the page shows
 // it as "waiting to be sent", the totals as last known plus the waiting hands, and the next hand from
 // what the server worked out while online (the offline facts, see scorekeeper/views/app_shell.py).
-// Online with nothing waiting, the page's own save runs untouched.
+// Online with nothing waiting, the page's own save runs untouched; a save that finds no server can hand
+// its hand over with OfflineTable.queue(hand).
 (function () {
   "use strict";
-  var source = document.getElementById("offline-facts");
-  var form = document.getElementById("hand-form");
-  if (!source || !form || !window.Outbox) return;
-  var facts = JSON.parse(source.textContent);
-  var game = facts.game;
-  var names = facts.players;
-  var banner = document.getElementById("connection");
-  var box = document.getElementById("conflict");
   var QUEEN = 13, JACK = -10, HEARTS = 13;
+  var facts, game, names, form, banner, box;
+
+  // The page's own save may swap in a fresh copy of the page: find everything again each time.
+  function lookup() {
+    var source = document.getElementById("offline-facts");
+    form = document.getElementById("hand-form");
+    if (!source || !form) return false;
+    facts = JSON.parse(source.textContent);
+    game = facts.game;
+    names = facts.players;
+    banner = document.getElementById("connection");
+    box = document.getElementById("conflict");
+    return true;
+  }
+  if (!window.Outbox || !lookup()) return;
 
   function chosen(name) {
     var input = form.querySelector('input[name="' + name + '"]:checked');
@@ -117,6 +125,7 @@
   }
 
   function render() {
+    if (!lookup()) return;
     var queue = Outbox.waiting(game);
     showBanner(queue);
     if (!queue.length) return;
@@ -155,6 +164,7 @@
   var sentSome = false;
   function settle(result) {
     return result.then(function (outcome) {
+      if (!lookup()) return;
       box.hidden = !outcome.conflict;
       if (outcome.conflict) showConflict(outcome);
       else if (outcome === "saved" && sentSome) location.reload(); // the server's page: the scores it worked out
@@ -162,27 +172,35 @@
     });
   }
   function flush() {
-    if (!Outbox.waiting(game).length || !box.hidden) return;
+    if (!lookup() || !Outbox.waiting(game).length || !box.hidden) return;
     sentSome = true;
     settle(Outbox.flush(game));
   }
 
-  form.addEventListener("submit", function (event) {
-    var queue = Outbox.waiting(game);
-    if (navigator.onLine && !queue.length) return; // the page's own save
-    event.preventDefault();
-    var hand = handFromForm(nextNumber(queue));
-    var count = hand.hearts.reduce(function (sum, hearts) { return sum + (hearts || 0); }, 0);
-    // Incomplete: the form's live check and moon panel already say what is missing.
-    if (count !== HEARTS || hand.queen === null) return;
-    if (shooter(hand) !== null && form.querySelector('input[name="moon_option"]') && !hand.moon_option) return;
+  function queue(hand) {
     sentSome = true;
     settle(Outbox.send(game, hand));
+    render();
+  }
+
+  // Capture, on the document: it runs before the page's own save, which it replaces while offline.
+  document.addEventListener("submit", function (event) {
+    if (event.target.id !== "hand-form" || !lookup()) return;
+    var waiting = Outbox.waiting(game);
+    if (navigator.onLine && !waiting.length) return; // the page's own save
+    event.preventDefault(); // no plain form post with no network: it would end on the browser's error page
+    var hand = handFromForm(nextNumber(waiting));
+    var count = hand.hearts.reduce(function (sum, hearts) { return sum + (hearts || 0); }, 0);
+    // Incomplete: the page's own save and live check say what is missing.
+    if (count !== HEARTS || hand.queen === null) return;
+    if (shooter(hand) !== null && form.querySelector('input[name="moon_option"]') && !hand.moon_option) return;
+    event.stopImmediatePropagation();
+    queue(hand);
     form.reset();
     var first = form.querySelector('input[type="radio"]:checked');
     if (first) first.dispatchEvent(new Event("change", { bubbles: true })); // the live check starts over
-    render();
-  });
+  }, true);
+  window.OfflineTable = { queue: function (hand) { if (lookup()) queue(hand); } };
   window.addEventListener("online", flush);
   window.addEventListener("offline", render);
   setInterval(flush, 5000); // the Wi-Fi may be up while the server was away: ask again now and then
