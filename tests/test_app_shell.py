@@ -12,6 +12,14 @@ from scorekeeper import create_app
 from scorekeeper.views.app_shell import shell_version
 
 ICON_URLS = ["/favicon.ico", "/apple-touch-icon.png"]
+# Fetch this page again from its script, then wait until the worker says its copy is written.
+KEEP_AFTER_FETCH = """async () => {
+  await (await fetch(location.pathname)).text();
+  const worker = (await navigator.serviceWorker.ready).active;
+  const kept = new Promise((done) => navigator.serviceWorker.addEventListener("message", done, { once: true }));
+  worker.postMessage({ keep: location.pathname });
+  await kept;
+}"""
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -167,3 +175,17 @@ def test_the_offline_facts_cannot_break_out_of_their_script(table, client):
     table.start_game(players=("</script><b>x", "Ben", "Cat"), omnibus=True)
     facts = offline_facts(client, table.game_id)
     assert facts["players"][0] == "</script><b>x" and facts["jack"] is True
+
+
+@pytest.mark.browser
+def test_a_page_its_script_fetches_again_is_the_copy_kept_for_offline(
+    page: Page, context: BrowserContext, live_server, table
+):
+    table.start_game()
+    open_and_keep(page, f"{live_server}/games/{table.game_id}")
+    table.record_hand([4, 0, 9, 0], 1)
+    page.evaluate(KEEP_AFTER_FETCH)  # as an in-place save refreshes the page it shows
+    context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
+    page.reload()
+    expect(page.locator('[data-total="2"]')).to_have_text("9")

@@ -50,14 +50,17 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (request.mode === "navigate") {
-    // Network first: a cached page only when the network does not answer at all.
+  // A page opened, or fetched by its own script after an in-place save: network first, a cached copy
+  // only when the network does not answer at all.
+  if (request.mode === "navigate" || kept(url.pathname)) {
     event.respondWith(fetch(request).then(function (answer) {
       var written = store(url.pathname, answer);
       if (storing[url.pathname]) event.waitUntil(storing[url.pathname]);
       return written;
     }).catch(function () {
-      return caches.match(url.pathname).then(function (hit) { return hit || caches.match(OFFLINE_PAGE); });
+      return caches.match(url.pathname).then(function (hit) {
+        return hit || (request.mode === "navigate" ? caches.match(OFFLINE_PAGE) : Response.error());
+      });
     }));
   } else if (SHELL_FILES.indexOf(url.pathname) !== -1) {
     event.respondWith(caches.match(request).then(function (hit) { return hit || fetch(request); }));
