@@ -14,16 +14,10 @@
     worker.postMessage({ keep: location.pathname });
   }
 
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
-      .then(keepThisPage).catch(function () { /* no worker (private mode, old browser): the app still works online */ });
-  }
-
   var facts = document.getElementById("offline-facts");
-  if (!facts) return;
   var loaded = false;
   function loadOfflineRecording() {
-    if (loaded) return;
+    if (!facts || loaded) return;
     loaded = true;
     var style = document.head.appendChild(document.createElement("link"));
     style.rel = "stylesheet";
@@ -35,6 +29,15 @@
       document.head.appendChild(script);
     });
   }
+  // With no worker (plain http:// on the LAN, or a browser that refuses one) nothing keeps the files for
+  // later: load them now, so Save still queues when the Wi-Fi drops.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
+      .then(keepThisPage).catch(loadOfflineRecording);
+  } else {
+    loadOfflineRecording();
+  }
+  if (!facts) return;
   if (!navigator.onLine || localStorage.getItem("outbox:" + facts.dataset.game)) loadOfflineRecording();
   else window.addEventListener("offline", loadOfflineRecording);
 })();

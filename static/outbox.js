@@ -51,6 +51,7 @@
 
   // One hand: "saved", "queued" (no answer, or not now: try again later) or a conflict.
   function deliver(gameId, hand) {
+    if (!navigator.onLine) return Promise.resolve("queued"); // the phone knows it has no network: wait for "online"
     return call("POST", hands(gameId), hand).then(function (answer) {
       if (answer.ok) return "saved";
       if ([404, 409, 422].indexOf(answer.status) !== -1) return conflict(gameId, hand, answer);
