@@ -62,6 +62,14 @@ class LoadedGame:
 
 
 @dataclass(frozen=True)
+class Recorded:
+    """The game after recording a hand; ``resent`` when that hand was already stored as sent."""
+
+    loaded: LoadedGame
+    resent: bool = False
+
+
+@dataclass(frozen=True)
 class Preview:
     state: rules.GameState
     advice: rules.MoonAdvice | None
@@ -133,20 +141,38 @@ def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
 
 
 @changes_a_game
-def record_hand(game_id: int, facts: Mapping[str, object]) -> LoadedGame:
-    """Store the next hand; ``facts["number"]``, when given, must be that hand's number."""
+def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
+    """Store the next hand; ``facts["number"]``, when given, must be that hand's number.
+
+    A resend of a stored hand with its number and the same facts (a double tap,
+    a retry after a lost answer) stores nothing and is no error.
+    """
     loaded = _locked(game_id)
-    _refuse_if_finished(loaded)
     expected = len(loaded.state.hands) + 1
     number = facts.get("number")
     if number is not None and not rules.is_whole(number):
         raise rules.RuleError("The hand number must be a whole number.", {"number": "A whole number."})
     if number is not None and number != expected:
+        if _already_stored(loaded, number, facts):
+            db.session.rollback()  # not even updated_at changes: followers see nothing new
+            return Recorded(loaded, resent=True)
         raise rules.RuleError(f"Hand {number} is not the next hand: the next is hand {expected}.", conflict=True)
+    _refuse_if_finished(loaded)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     state = rules.play(loaded.state, hand)
     loaded.game.hands.append(hand_row(expected, hand))
-    return _commit(loaded, state)
+    return Recorded(_commit(loaded, state))
+
+
+def _already_stored(loaded: LoadedGame, number: object, facts: Mapping[str, object]) -> bool:
+    """Whether hand ``number`` is stored with exactly these facts."""
+    if not rules.is_whole(number) or not 1 <= number <= len(loaded.state.hands):
+        return False
+    try:
+        hand = rules.make_hand(loaded.players, loaded.rules, facts)
+    except rules.RuleError:
+        return False
+    return hand == loaded.state.hands[number - 1].hand
 
 
 @changes_a_game

@@ -1,6 +1,6 @@
 """The pages a table uses during a game: start it, record hands, fix mistakes, finish."""
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, session, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -71,6 +71,7 @@ def game(game_id: int) -> str:
     if loaded.state.finished:
         return render_template("table/over.html", loaded=loaded)
     form = HandForm(number=loaded.state.next_hand.number).for_table(loaded.players)
+    session.permanent = True  # the form's token lives as long as the session: a whole evening
     return render_template("table/game.html", loaded=loaded, form=form)
 
 
@@ -86,16 +87,28 @@ def record_hand(game_id: int) -> str | Response | tuple[str, int]:
     loaded = load_or_404(game_id)
     form = HandForm().for_table(loaded.players)
     if form.validate_on_submit():
+        number = seat_or_text(form.number.data)
         try:
-            games.record_hand(game_id, {**form.facts(loaded.rules), "number": seat_or_text(form.number.data)})
+            recorded = games.record_hand(game_id, {**form.facts(loaded.rules), "number": number})
         except rules.RuleError as broken:
             if broken.conflict:
                 flash(broken.message, "error")
                 return redirect(url_for(".game", game_id=game_id))
             show_rule_errors(form, broken)
         else:
+            saved = number if recorded.resent else len(recorded.loaded.state.hands)
+            flash(f"Hand {saved} was already saved." if recorded.resent else f"Hand {saved} saved.", "done")
             return redirect(url_for(".game", game_id=game_id))
-    return render_template("table/game.html", loaded=loaded, form=form, preview=try_preview(loaded, form)), 422
+    status = refused_token(form) or 422
+    return render_template("table/game.html", loaded=loaded, form=form, preview=try_preview(loaded, form)), status
+
+
+def refused_token(form: HandForm) -> int | None:
+    """400 when the form's token was refused; the page then shows the hand entered, ready to save again."""
+    if not form.errors.get("csrf_token"):
+        return None
+    form.form_errors.append("This page's form had expired. Your hand is kept: tap Save again.")
+    return 400
 
 
 @bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
@@ -114,7 +127,7 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
         else:
             flash(f"Hand {number} corrected; the totals after it are recomputed.", "done")
             return redirect(url_for(".game", game_id=game_id))
-    status = 422 if form.is_submitted() else 200
+    status = (refused_token(form) or 422) if form.is_submitted() else 200
     return render_template("table/correct.html", loaded=loaded, form=form, number=number), status
 
 
