@@ -109,6 +109,9 @@ class ActionForm(FlaskForm):
     number = HiddenField()
 
 
+HAND_FIELDS = ("hearts", "queen", "jack", "all_tricks", "moon_option")  # in the order the page shows them
+
+
 class HandForm(FlaskForm):
     """One hand's facts; ``number`` stops two phones from recording the same hand."""
 
@@ -159,6 +162,12 @@ class HandForm(FlaskForm):
             return rules.moon_shooter(rules.Hand(tuple(entry.data for entry in self.hearts), self.queen.data))
         except (IndexError, TypeError):
             return None
+
+    def first_error(self) -> str | None:
+        """The first part of the form at fault, top to bottom: where a refused save returns the player."""
+        if self.form_errors:
+            return "form"
+        return next((name for name in HAND_FIELDS if self.errors.get(name)), None)
 
     def fill(self, scored: rules.ScoredHand) -> None:
         hand = scored.hand

@@ -15,6 +15,7 @@ from sqlalchemy.orm import selectinload
 
 from . import models, rules
 from .db import db
+from .names import short_names
 from .rows import facts_of, hand_columns, hand_row, house_rules_of, keep_records, name_key, new_game_row
 
 
@@ -55,6 +56,11 @@ class LoadedGame:
     @property
     def rules(self) -> rules.HouseRules:
         return self.state.rules
+
+    @functools.cached_property
+    def short_names(self) -> list[str]:
+        """The names where space is short (scoreboard, chips, column heads): never two alike."""
+        return short_names(self.players)
 
     @property
     def winner_names(self) -> list[str]:
