@@ -311,3 +311,14 @@ def test_a_refused_token_keeps_the_hand_for_a_second_tap(guarded):
     assert guarded.get("/api/games/1").json["hands"] == []
     retry = guarded.post("/games/1/hands", data={**hand_form([4, 0, 9, 0], 1, 1), "csrf_token": token_of(page)})
     assert retry.status_code == 302 and guarded.get("/api/games/1").json["totals"] == [4, 13, 9, 0]
+
+
+def test_home_tells_games_of_the_same_players_apart_by_start_and_leader(client, table):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)  # Dan leads with 0
+    table.start_game()
+    table.record_hand([0, 4, 9, 0], 1)  # Ann and Dan lead with 0
+    table.start_game()
+    page = client.get("/").get_data(as_text=True)
+    assert page.count("Started ") == 3
+    assert "♛ Dan leads with 0" in page and "♛ Ann and Dan lead with 0" in page and "♛ No hand yet" in page

@@ -1,10 +1,13 @@
 """The pages a table uses during a game: start it, record hands, fix mistakes, finish."""
 
+from datetime import UTC, datetime
+
 from flask import Blueprint, abort, flash, redirect, render_template, session, url_for
 from werkzeug.wrappers import Response
 
 from .. import games, rules
 from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
+from .common import and_list
 
 bp = Blueprint("table", __name__)
 
@@ -13,7 +16,27 @@ bp = Blueprint("table", __name__)
 def home() -> str:
     playing, _ = games.list_games(20, finished=False)
     finished, _ = games.list_games(5, finished=True)
-    return render_template("table/home.html", playing=playing, finished=finished)
+    cards = [(loaded, started(loaded.game.created_at), leader_words(loaded)) for loaded in playing]
+    return render_template("table/home.html", playing=cards, finished=finished)
+
+
+def started(moment: datetime) -> str:
+    """When a game began, in the server's local time: the server sits at the table with its players.
+
+    >>> started(datetime(2026, 11, 29, 20, 15)).startswith("Started ")
+    True
+    """
+    local = moment.replace(tzinfo=UTC).astimezone()
+    return f"Started {local:%a %d %b, %H:%M}"
+
+
+def leader_words(loaded: games.LoadedGame) -> str:
+    """Who leads a game in progress, with the total: what tells five games of the same four apart."""
+    leaders = [standing for standing in loaded.standings if standing.leads]
+    if not leaders:
+        return "No hand yet"
+    names = and_list([loaded.players[standing.seat] for standing in leaders])
+    return f"{names} {'leads' if len(leaders) == 1 else 'lead'} with {leaders[0].total}"
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
