@@ -223,16 +223,25 @@ def _already_stored(loaded: LoadedGame, number: object, facts: Mapping[str, obje
     return hand == loaded.state.hands[number - 1].hand
 
 
-@changes_a_game
-def correct_hand(game_id: int, number: int, facts: Mapping[str, object]) -> LoadedGame:
-    loaded = _locked(game_id)
-    stored = _stored_hand(loaded, number)
+def corrected(loaded: LoadedGame, number: int, facts: Mapping[str, object]) -> tuple[rules.Hand, rules.GameState]:
+    """Hand ``number`` as ``facts`` say, and the game replayed with it; nothing stored."""
+    _stored_hand(loaded, number)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     hands = _facts(loaded)
     hands[number - 1] = hand
-    state = rules.replay(len(loaded.players), loaded.rules, hands)
+    return hand, rules.replay(len(loaded.players), loaded.rules, hands)
+
+
+def preview_correction(game_id: int, number: int, facts: Mapping[str, object]) -> rules.GameState:
+    return corrected(load_game(game_id), number, facts)[1]
+
+
+@changes_a_game
+def correct_hand(game_id: int, number: int, facts: Mapping[str, object]) -> LoadedGame:
+    loaded = _locked(game_id)
+    hand, state = corrected(loaded, number, facts)
     for key, value in hand_columns(hand).items():
-        setattr(stored, key, value)
+        setattr(loaded.game.hands[number - 1], key, value)
     return _commit(loaded, state)
 
 

@@ -195,6 +195,23 @@
       if (count === HEARTS && queen === null) words += " · who took the Q♠?";
       say(words, count === HEARTS && queen !== null ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
       if (count === HEARTS && queen !== null && form.dataset.preview) preview();
+      if (count === HEARTS && queen !== null && comparison()) compare();
+    }
+
+    // The correct-a-hand page: its before-and-after table follows the taps, as the server renders it.
+    function comparison() { return document.getElementById("correction"); }
+    function compare() {
+      var ask = ++asked;
+      var data = new FormData(form);
+      data.set("preview", "1");
+      fetch(form.action, { method: "POST", body: data, credentials: "same-origin" }).then(function (answer) {
+        return answer.text();
+      }).then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("correction");
+        if (ask !== asked || !fresh || !comparison()) return;
+        fresh.querySelector('button[name="preview"]').hidden = true;
+        comparison().replaceWith(fresh);
+      }).catch(function () { /* the server compares again on "Show the new totals" */ });
     }
 
     // Put a hand back on the form: after an undo, or a save another phone beat.
@@ -295,6 +312,7 @@
     form.addEventListener("click", tapped);
     form.addEventListener("change", tapped);
     form.addEventListener("submit", save);
+    if (comparison()) comparison().querySelector('button[name="preview"]').hidden = true;
     check();
     return { fill: fill, note: note };
   }

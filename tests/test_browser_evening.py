@@ -168,3 +168,19 @@ def test_a_form_loaded_hours_ago_still_saves(small, guarded_server, monkeypatch)
     page.get_by_role("button", name="Save hand").click()
     expect(page.get_by_text("Hand 1 saved.")).to_be_visible()
     expect(page.locator('[data-total="0"]')).to_have_text("13")
+
+
+def test_the_correct_page_compares_before_and_after_as_you_tap(small, live_server, five, client):
+    page = small()
+    page.goto(f"{live_server}{five}/hands/1")  # hand 1 was 4, 0, 9, 0, 0 with the Q♠ to Christopher
+    tap(page, "Christina", 9)
+    tap(page, "Alexandra", 4)
+    changes = page.get_by_role("region", name="Before and after")
+    expect(changes.get_by_role("row", name=re.compile("^Christina"))).to_have_text(
+        re.compile(r"4\s*→\s*9\s*19\s*→\s*24")
+    )
+    expect(page.get_by_role("button", name="Show the new totals")).to_be_hidden()
+    assert client.get(f"/api/{five[1:]}").json["totals"][0] == 19
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.get_by_text("Hand 1 corrected")).to_be_visible()
+    expect(page.locator('[data-total="0"]')).to_have_text("24")

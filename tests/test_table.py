@@ -322,3 +322,22 @@ def test_home_tells_games_of_the_same_players_apart_by_start_and_leader(client, 
     page = client.get("/").get_data(as_text=True)
     assert page.count("Started ") == 3
     assert "♛ Dan leads with 0" in page and "♛ Ann and Dan lead with 0" in page and "♛ No hand yet" in page
+
+
+def test_the_correct_page_shows_before_and_after_and_stores_nothing_until_saved(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    client.post(game + "/hands", data=hand_form([2, 3, 4, 4], 0, 2))  # totals 19, 16, 13, 4
+    page = client.get(game + "/hands/1").get_data(as_text=True)
+    assert "<del>" not in page and "Show the new totals" in page
+    answer = client.post(game + "/hands/1", data={**hand_form([9, 0, 4, 0], 1, 1), "preview": "1"})
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    row = r'<tr( class="moved")?><th scope="row">(\w+)</th>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*</tr>'
+    rows = re.findall(row, page)
+    assert rows == [
+        (' class="moved"', "Ann", "<del>4</del> → <ins>9</ins>", "<del>19</del> → <ins>24</ins>"),
+        ("", "Ben", "13", "16"),
+        (' class="moved"', "Cat", "<del>9</del> → <ins>4</ins>", "<del>13</del> → <ins>8</ins>"),
+        ("", "Dan", "0", "4"),
+    ]
+    assert client.get("/api/games/1").json["totals"] == [19, 16, 13, 4]

@@ -1,8 +1,9 @@
 """The pages a table uses during a game: start it, record hands, fix mistakes, finish."""
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, flash, redirect, render_template, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from .. import games, rules
@@ -98,22 +99,51 @@ def refused_token(form: HandForm) -> int | None:
 
 @bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
 def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
+    """Correct a hand; "Show the new totals" (or the script, as taps come) compares before saving."""
     loaded = games.load_game(game_id)
     if not 1 <= number <= len(loaded.state.hands):
         abort(404, f"Game {game_id} has no hand {number}.")
     form = HandForm().for_table(loaded.players)
+    after: rules.GameState | None = loaded.state
+    status = 200
     if not form.is_submitted():
         form.fill(loaded.state.hands[number - 1])
     elif form.validate_on_submit():
         try:
-            games.correct_hand(game_id, number, form.facts())
+            after = games.preview_correction(game_id, number, form.facts())
+            if not request.form.get("preview"):
+                games.correct_hand(game_id, number, form.facts())
+                flash(f"Hand {number} corrected; the totals after it are recomputed.", "done")
+                return redirect(url_for(".game", game_id=game_id))
         except rules.RuleError as broken:
             show_rule_errors(form, broken)
-        else:
-            flash(f"Hand {number} corrected; the totals after it are recomputed.", "done")
-            return redirect(url_for(".game", game_id=game_id))
-    status = (refused_token(form) or 422) if form.is_submitted() else 200
-    return render_template("table/correct.html", loaded=loaded, form=form, number=number), status
+            after, status = None, 422
+    else:
+        after, status = None, refused_token(form) or 422
+    changes = compare(loaded, after, number)
+    return render_template("table/correct.html", loaded=loaded, form=form, number=number, changes=changes), status
+
+
+@dataclass(frozen=True)
+class Change:
+    """One player's score for the corrected hand and total now, before and after the correction."""
+
+    seat: int
+    score: tuple[int, int | None]
+    total: tuple[int, int | None]
+
+
+def compare(loaded: games.LoadedGame, after: rules.GameState | None, number: int) -> list[Change]:
+    """Before and after, seat by seat; the after side empty while the hand entered breaks a rule."""
+    before = loaded.state
+    return [
+        Change(
+            seat,
+            (before.hands[number - 1].scores[seat], after.hands[number - 1].scores[seat] if after else None),
+            (before.totals[seat], after.totals[seat] if after else None),
+        )
+        for seat in range(len(loaded.players))
+    ]
 
 
 @bp.post("/games/<int:game_id>/undo")
