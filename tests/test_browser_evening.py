@@ -184,3 +184,20 @@ def test_the_correct_page_compares_before_and_after_as_you_tap(small, live_serve
     page.get_by_role("button", name="Save the correction").click()
     expect(page.get_by_text("Hand 1 corrected")).to_be_visible()
     expect(page.locator('[data-total="0"]')).to_have_text("24")
+
+
+@pytest.mark.parametrize("lock", ["present", "absent"])
+def test_the_table_page_keeps_the_screen_on_where_it_can(small, live_server, five, lock):
+    page = small()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    stub = (
+        "{ request: kind => { window.asked.push(kind); return Promise.resolve({}); } }"
+        if lock == "present"
+        else "undefined"
+    )
+    page.add_init_script(f"window.asked = []; Object.defineProperty(navigator, 'wakeLock', {{ value: {stub} }});")
+    page.goto(live_server + five)
+    expect(page.get_by_role("button", name="Save hand")).to_be_visible()
+    assert page.evaluate("window.asked") == (["screen"] if lock == "present" else [])
+    assert errors == []
