@@ -161,6 +161,7 @@
         var outcome = panel.querySelector('[data-moon-outcome="' + option + '"]');
         if (outcome) outcome.textContent = outcomes[choice.outcome] || choice.outcome;
       });
+      panel.querySelectorAll("[data-moon-detail]").forEach(function (detail) { detail.hidden = false; });
       panel.querySelectorAll("[data-advised]").forEach(function (badge) {
         badge.hidden = badge.dataset.advised !== moon.advice;
       });
