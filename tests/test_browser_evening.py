@@ -110,7 +110,7 @@ def test_without_the_script_a_refused_save_returns_to_the_first_error(small, liv
     page.get_by_role("button", name="Save hand").click()
     message = page.get_by_role("alert").filter(has_text=error)
     in_sight(message)
-    assert page.evaluate("document.activeElement.type") == "radio"  # focus waits on the field at fault
+    expect(page.locator("input:focus")).to_have_attribute("type", "radio")  # focus waits on the field at fault
 
 
 def test_a_moon_shows_its_options_with_the_advice_chosen(small, live_server, five):
