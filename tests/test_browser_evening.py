@@ -201,3 +201,15 @@ def test_the_table_page_keeps_the_screen_on_where_it_can(small, live_server, fiv
     expect(page.get_by_role("button", name="Save hand")).to_be_visible()
     assert page.evaluate("window.asked") == (["screen"] if lock == "present" else [])
     assert errors == []
+
+
+def test_wider_screens_show_every_name_in_full(browser, live_server, five):
+    context = browser.new_context(viewport={"width": 900, "height": 900})
+    page = context.new_page()
+    page.goto(live_server + five)
+    expect(page.get_by_role("list", name="Totals").get_by_text("Christopher", exact=True)).to_be_visible()
+    expect(page.get_by_role("group", name="Who took the Q♠").get_by_text("Christina", exact=True)).to_be_visible()
+    expect(page.locator(".hands thead .wide-only").nth(3)).to_have_text("Bartholomew")
+    expect(page.locator(".hands thead .wide-only").nth(3)).to_be_visible()
+    expect(page.locator(".short:visible")).to_have_count(0)
+    context.close()
