@@ -268,6 +268,10 @@
         window.scrollTo(0, 0);
         document.getElementById("record").focus({ preventScroll: true });
         again.note(words, number, hand);
+      }).catch(function () {
+        // Stored, but the page could not be fetched again: a second Save only hears "already saved".
+        sending = false;
+        say(words + ". The page could not refresh: reload it to see the totals.", "ok");
       });
     }
 
