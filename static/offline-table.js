@@ -180,6 +180,9 @@
   function queue(hand) {
     sentSome = true;
     settle(Outbox.send(game, hand));
+    form.reset();
+    var first = form.querySelector('input[type="radio"]:checked');
+    if (first) first.dispatchEvent(new Event("change", { bubbles: true })); // the live check starts over
     render();
   }
 
@@ -196,9 +199,6 @@
     if (shooter(hand) !== null && form.querySelector('input[name="moon_option"]') && !hand.moon_option) return;
     event.stopImmediatePropagation();
     queue(hand);
-    form.reset();
-    var first = form.querySelector('input[type="radio"]:checked');
-    if (first) first.dispatchEvent(new Event("change", { bubbles: true })); // the live check starts over
   }, true);
   window.OfflineTable = { queue: function (hand) { if (lookup()) queue(hand); } };
   window.addEventListener("online", flush);

@@ -124,3 +124,22 @@ def test_with_no_service_worker_save_still_queues_and_sends(browser, live_server
         assert [facts(hand) for hand in table.game()["hands"]] == [(1, [4, 0, 9, 0], 1)]
     finally:
         context.close()
+
+
+def test_a_save_the_server_does_not_answer_waits_in_the_queue(browser, live_server, table):
+    """The Wi-Fi is up but the server is away: the in-place save hands the hand to the queue."""
+    table.start_game()
+    context = browser.new_context(service_workers="block")  # so the page's own requests can be cut off
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/games/{table.game_id}")
+        page.route("**/api/games/*/hands", lambda route: route.abort("connectionrefused"))
+        enter_hand(page, [4, 0, 9, 0], 1)
+        expect(page.locator("#connection")).to_have_text("not sent yet · 1 hand waiting")
+        expect(page.locator("tr.waiting")).to_have_count(1)
+        assert table.game()["hands"] == []
+        page.unroute("**/api/games/*/hands")
+        expect(page.locator("tr.waiting")).to_have_count(0, timeout=15000)  # it asks again every 5 s
+        assert [facts(hand) for hand in table.game()["hands"]] == [(1, [4, 0, 9, 0], 1)]
+    finally:
+        context.close()
