@@ -1,20 +1,13 @@
-"""Commands for `flask --app scorekeeper …`."""
+"""Commands for `flask --app scorekeeper …` (the `scorekeeper` command has them too)."""
 
 import click
 from flask import Flask
 
-from .db import db
-from .export import all_games
-from .rows import keep_records
+from .upkeep import rebuild_records as rebuild
 
 
 def register(app: Flask) -> None:
     @app.cli.command("rebuild-records")
     def rebuild_records() -> None:
         """Replay every game and refresh each seat's stored record from it."""
-        count = 0
-        for loaded in all_games():
-            keep_records(loaded.game, loaded.state)
-            count += 1
-        db.session.commit()
-        click.echo(f"Replayed {count} games.")
+        click.echo(f"Replayed {rebuild()} games.")

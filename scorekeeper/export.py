@@ -32,7 +32,12 @@ BATCH = 500
 
 
 def all_games() -> Iterator[LoadedGame]:
-    """Every game, oldest first, loaded a batch at a time."""
+    """Every game, oldest first, replayed."""
+    return (replayed(game) for game in stored_games())
+
+
+def stored_games() -> Iterator[models.Game]:
+    """Every game row with its players and hands, oldest first, loaded a batch at a time."""
     after = 0
     while True:
         query = (
@@ -45,7 +50,7 @@ def all_games() -> Iterator[LoadedGame]:
         batch = db.session.scalars(query).all()
         if not batch:
             return
-        yield from (replayed(game) for game in batch)
+        yield from batch
         after = batch[-1].id
 
 
