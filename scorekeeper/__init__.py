@@ -6,14 +6,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from alembic.migration import MigrationContext
+from flask import Flask
 from flask_migrate import Migrate, upgrade
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.pool import StaticPool
-from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import cli, guard
+from . import cli, games, guard
 from .db import db
 from .paths import bundled, instance_folder
 
@@ -62,9 +62,28 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cli.register(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
-        upgrade()  # the schema follows the code: created on first start, migrated after
+        upgrade_database()
         release_connections()
     return app
+
+
+def upgrade_database() -> None:
+    """Create the schema on first start, migrate it after an update, and then replay every game once.
+
+    What the rows keep of a replay (a game's status, each seat's record) must
+    follow the rules of the code now running, and migrations must not import
+    today's rules: so after any upgrade of an existing database the app itself
+    replays every game, and migrations only shape tables.
+    """
+    before = schema_revision()
+    upgrade()
+    if before is not None and before != schema_revision():
+        games.rebuild_records()
+
+
+def schema_revision() -> str | None:
+    with db.engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def release_connections() -> None:
@@ -95,8 +114,9 @@ def instance_secret(instance: Path) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, docs, follow, history, sheets, table
+    from .views import api, common, docs, follow, history, sheets, table
 
+    common.register(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(table.bp)
@@ -104,9 +124,3 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(follow.bp)
     app.register_blueprint(docs.bp)
-
-    @app.errorhandler(HTTPException)
-    def http_error(problem: HTTPException) -> Any:
-        if request.path.startswith("/api/"):
-            return api.http_error(problem)
-        return table.http_error(problem)

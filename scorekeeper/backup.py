@@ -15,7 +15,8 @@ from pathlib import Path
 
 from . import rules
 from .db import db
-from .export import all_games, as_json
+from .export import as_json
+from .games import all_games
 from .history import import_games
 
 SQLITE_HEADER = b"SQLite format 3\x00"

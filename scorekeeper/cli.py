@@ -1,13 +1,13 @@
-"""Commands for `flask --app scorekeeper …` (the `scorekeeper` command has them too)."""
+"""Commands for `flask --app scorekeeper …`."""
 
 import click
 from flask import Flask
 
-from .upkeep import rebuild_records as rebuild
+from . import games
 
 
 def register(app: Flask) -> None:
     @app.cli.command("rebuild-records")
     def rebuild_records() -> None:
         """Replay every game and refresh each seat's stored record from it."""
-        click.echo(f"Replayed {rebuild()} games.")
+        click.echo(f"Replayed {games.rebuild_records()} games.")

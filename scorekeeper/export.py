@@ -2,14 +2,9 @@
 
 import csv
 import io
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
-
-from . import models
-from .db import db
-from .games import LoadedGame, replayed
+from .games import LoadedGame
 from .history import export_document
 from .serialize import game_json, timestamp
 
@@ -28,30 +23,6 @@ CSV_COLUMNS = [
     "score",
     "total",
 ]
-BATCH = 500
-
-
-def all_games() -> Iterator[LoadedGame]:
-    """Every game, oldest first, replayed."""
-    return (replayed(game) for game in stored_games())
-
-
-def stored_games() -> Iterator[models.Game]:
-    """Every game row with its players and hands, oldest first, loaded a batch at a time."""
-    after = 0
-    while True:
-        query = (
-            select(models.Game)
-            .where(models.Game.id > after)
-            .order_by(models.Game.id)
-            .limit(BATCH)
-            .options(selectinload(models.Game.players), selectinload(models.Game.hands))
-        )
-        batch = db.session.scalars(query).all()
-        if not batch:
-            return
-        yield from batch
-        after = batch[-1].id
 
 
 def as_json(games: Iterable[LoadedGame]) -> dict[str, object]:

@@ -62,24 +62,25 @@ def players_seen() -> list[PlayerSeen]:
 def player_record(name: str) -> PlayerRecord | None:
     player = models.Player
     finished_total = case((player.game_finished.is_(True), player.total))
-    row = db.session.execute(
-        select(
-            func.min(player.name),
-            func.count(),
-            func.sum(sql_cast(player.game_finished, Integer)),
-            func.sum(sql_cast(player.won, Integer)),
-            func.sum(sql_cast(player.shared_win, Integer)),
-            func.sum(player.total),
-            func.sum(player.hands_played),
-            func.sum(player.moons),
-            func.sum(player.queens),
-            func.min(finished_total),
-            func.max(finished_total),
-        ).where(player.name_key == name_key(name))
-    ).one()
-    if not row[1]:
+    counts = {
+        "games": func.count(),
+        "finished": func.sum(sql_cast(player.game_finished, Integer)),
+        "wins": func.sum(sql_cast(player.won, Integer)),
+        "shared_wins": func.sum(sql_cast(player.shared_win, Integer)),
+        "points": func.sum(player.total),
+        "hands": func.sum(player.hands_played),
+        "moons": func.sum(player.moons),
+        "queens": func.sum(player.queens),
+    }
+    extremes = {"best": func.min(finished_total), "worst": func.max(finished_total)}
+    columns = [func.min(player.name).label("name")]
+    columns += [column.label(key) for key, column in {**counts, **extremes}.items()]
+    row = db.session.execute(select(*columns).where(player.name_key == name_key(name))).one()._mapping
+    if not row["games"]:
         return None
-    return PlayerRecord(row[0], *(int(value or 0) for value in row[1:9]), row[9], row[10])
+    return PlayerRecord(
+        name=row["name"], **{key: int(row[key] or 0) for key in counts}, **{key: row[key] for key in extremes}
+    )
 
 
 def export_document(games: list[dict[str, object]]) -> dict[str, object]:

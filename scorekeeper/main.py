@@ -73,7 +73,7 @@ def restore(file: Path) -> None:
 @main.command("rebuild-records")
 def rebuild_records() -> None:
     """Replay every game and refresh the players' records from it."""
-    from .upkeep import rebuild_records as rebuild
+    from .games import rebuild_records as rebuild
 
     with app_context():
         click.echo(f"Replayed {rebuild()} games.")

@@ -1,18 +1,22 @@
-"""What a table entered: games, their players and hands. Never totals: those are replayed."""
+"""What a table entered: games, their players and hands.
+
+The hands are the truth. What a replay of them gives (a game's status, each
+seat's record) is kept beside them only as a cache the service layer refreshes.
+"""
 
 from datetime import UTC, datetime
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .db import db
+from .db import Model
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -23,6 +27,7 @@ class Game(db.Model):
     omnibus: Mapped[bool]
     tie: Mapped[str] = mapped_column(String(16))
     first_dealer: Mapped[int]
+    exact_reset: Mapped[bool] = mapped_column(default=False)
     # Kept in step with the replayed hands by the service layer, so lists can
     # put games in progress first without replaying every game.
     finished: Mapped[bool] = mapped_column(default=False, index=True)
@@ -37,7 +42,7 @@ class Game(db.Model):
     )
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
@@ -75,7 +80,7 @@ class Player(db.Model):
     queens: Mapped[int] = mapped_column(default=0)
 
 
-class Hand(db.Model):
+class Hand(Model):
     __tablename__ = "hands"
     # One hand number once per game: two phones recording the same hand cannot both win.
     __table_args__ = (UniqueConstraint("game_id", "number"),)
@@ -91,7 +96,7 @@ class Hand(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class SignInAttempt(db.Model):
+class SignInAttempt(Model):
     """Wrong passcodes from one address, to make it wait longer after each."""
 
     __tablename__ = "sign_in_attempts"

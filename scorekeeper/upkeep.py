@@ -1,21 +1,10 @@
-"""Looking after a database: refresh the stored seat records, and check that everything adds up."""
+"""Checking a database: every game replays, and what its rows keep matches the replay."""
 
-from dataclasses import astuple
+from dataclasses import asdict, fields
 
 from . import models, rules
-from .db import db
-from .export import all_games, stored_games
-from .rows import facts_of, house_rules_of, keep_records
-
-
-def rebuild_records() -> int:
-    """Replay every game and refresh each seat's stored record from it; the number of games."""
-    count = 0
-    for loaded in all_games():
-        keep_records(loaded.game, loaded.state)
-        count += 1
-    db.session.commit()
-    return count
+from .games import stored_games
+from .rows import facts_of, house_rules_of
 
 
 def check() -> tuple[int, list[str]]:
@@ -35,19 +24,11 @@ def check() -> tuple[int, list[str]]:
         if game.finished != state.finished:
             problems.append(f"Game {game.id} is stored as {'finished' if game.finished else 'in progress'}.")
         for player, record in zip(game.players, rules.seat_records(state), strict=True):
-            if stored_record(player) != astuple(record):
+            if stored_record(player, record) != asdict(record):
                 problems.append(f"Game {game.id}: the stored record of {player.name} differs from the replay.")
     return count, problems
 
 
-def stored_record(player: models.Player) -> tuple[object, ...]:
-    """A seat's stored record, in the order of rules.SeatRecord's fields."""
-    return (
-        player.total,
-        player.hands_played,
-        player.game_finished,
-        player.won,
-        player.shared_win,
-        player.moons,
-        player.queens,
-    )
+def stored_record(player: models.Player, record: rules.SeatRecord) -> dict[str, object]:
+    """What the seat's row keeps of each field of its replayed record (rows.keep_records writes them)."""
+    return {field.name: getattr(player, field.name) for field in fields(record)}
