@@ -2,7 +2,7 @@
 
 Each ```sh block of the README says how it is tested, in an HTML comment on the line before it:
 ``runs`` (it must succeed), ``serves`` (it must serve the app, on loopback here), ``run by CI``
-(make test, which CI runs), or ``not run here: why``.
+(make test, which CI runs), or ``not run here: why``. The unit file is checked by systemd-analyze.
 """
 
 import os
@@ -91,6 +91,18 @@ def test_every_command_block_of_the_readme_that_can_run_here_runs(sandbox):
         ran.append(commands)
     assert len(ran) >= 5
     assert "Restored" in done.stdout or "Checked" in done.stdout
+    if shutil.which("systemd-analyze"):
+        check_the_unit_file(Path(sandbox["HOME"]))
+
+
+def check_the_unit_file(home: Path) -> None:
+    """The README's systemd unit, with %h as this sandbox's home, where pipx put the command."""
+    unit = re.search(r"```ini\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
+    assert unit, "the README shows no unit file"
+    path = home / "scorekeeper.service"
+    path.write_text(unit[1].replace("%h", str(home)))
+    verified = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
 def need_pipx() -> None:
