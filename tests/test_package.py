@@ -64,7 +64,7 @@ def test_the_installed_command_serves_every_kind_of_page(installed, tmp_path):
     with tempfile.TemporaryFile() as log:
         server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            base = wait_until_up(server, log, "/")
+            base = wait_until_up(server, log, "/", seconds=60)  # a fresh venv compiles every module first
             log.seek(0)
             said = log.read().decode()
             status, game = call("POST", base + "/api/games", {"players": ["Ann", "Ben", "Cat", "Dan"]})
