@@ -15,7 +15,18 @@ from scorekeeper.main import main
 
 from server import call, running_server
 
-HANDS = [([4, 0, 9, 0], 1), ([0, 3, 5, 5], 2), ([1, 1, 1, 10], 0), ([6, 2, 2, 3], 3)]
+# Eight hands that bring every total back to 0, so that a game never ends however long the posting
+# runs: each seat takes 26 points over the first four, then shoots the moon and subtracts them.
+HANDS = [
+    {"hearts": [0, 4, 5, 4], "queen": 0},
+    {"hearts": [4, 0, 4, 5], "queen": 1},
+    {"hearts": [5, 4, 0, 4], "queen": 2},
+    {"hearts": [4, 5, 4, 0], "queen": 3},
+    *(
+        {"hearts": [13 * (seat == shooter) for seat in range(4)], "queen": shooter, "moon_option": "subtract"}
+        for shooter in range(4)
+    ),
+]
 
 
 def scorekeeper(*arguments, instance, database_url=None):
@@ -42,8 +53,8 @@ class Posting(threading.Thread):
     def run(self):
         while not self.stop.is_set():
             game = self.games[self.posted % len(self.games)]
-            hearts, queen = HANDS[(self.posted // len(self.games)) % len(HANDS)]
-            status, answer = call("POST", f"{self.base}/api/games/{game}/hands", {"hearts": hearts, "queen": queen})
+            hand = HANDS[(self.posted // len(self.games)) % len(HANDS)]
+            status, answer = call("POST", f"{self.base}/api/games/{game}/hands", hand)
             if status != 201:
                 self.failures.append(answer)
                 return
