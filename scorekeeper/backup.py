@@ -64,7 +64,10 @@ def restore(source: Path) -> list[int]:
 def read_backup(source: Path) -> object:
     with source.open("rb") as file:
         if file.read(len(SQLITE_HEADER)) == SQLITE_HEADER:
-            return export_of_sqlite(source)
+            try:
+                return export_of_sqlite(source)
+            except sqlite3.DatabaseError as broken:
+                raise rules.RuleError(f"{source} is a damaged SQLite database ({broken}).") from None
     try:
         return json.loads(source.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError):

@@ -128,6 +128,12 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_stored(tmp_path):
     assert exported(tmp_path)["games"] == []
 
 
+def test_a_damaged_sqlite_file_is_refused(tmp_path):
+    (tmp_path / "torn.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x07" * 4000)
+    answer = scorekeeper("restore", str(tmp_path / "torn.sqlite"), instance=tmp_path)
+    assert answer.exit_code == 1 and "is a damaged SQLite database" in answer.output, answer.output
+
+
 def test_check_finds_a_stored_record_that_differs_and_rebuild_records_mends_it(app, table, database_url, tmp_path):
     table.start_game()
     table.record_hand([4, 0, 9, 0], 1)
