@@ -4,7 +4,7 @@ from dataclasses import asdict, fields
 
 from . import models, rules
 from .games import stored_games
-from .rows import facts_of, house_rules_of
+from .rows import facts_of, hand_columns, house_rules_of
 
 
 def check() -> tuple[int, list[str]]:
@@ -14,7 +14,7 @@ def check() -> tuple[int, list[str]]:
     for game in stored_games():
         count += 1
         try:
-            state = rules.replay(len(game.players), house_rules_of(game), [facts_of(hand) for hand in game.hands])
+            state = replay_checked(game)
         except rules.RuleError as broken:
             problems.append(f"Game {game.id} does not replay: {broken.message}")
             continue
@@ -27,6 +27,19 @@ def check() -> tuple[int, list[str]]:
             if stored_record(player, record) != asdict(record):
                 problems.append(f"Game {game.id}: the stored record of {player.name} differs from the replay.")
     return count, problems
+
+
+def replay_checked(game: models.Game) -> rules.GameState:
+    """The game replayed, each stored hand first checked by the rules as if the table entered it now."""
+    names = [player.name for player in game.players]
+    house = house_rules_of(game)
+    hands = []
+    for row in game.hands:
+        try:
+            hands.append(rules.make_hand(names, house, hand_columns(facts_of(row))))
+        except rules.RuleError as broken:
+            raise rules.RuleError(f"hand {row.number}: {broken.message}", broken.errors) from None
+    return rules.replay(len(names), house, hands)
 
 
 def stored_record(player: models.Player, record: rules.SeatRecord) -> dict[str, object]:

@@ -158,3 +158,18 @@ def test_a_restored_export_keeps_the_games_dates(app, table, database_url, tmp_p
     assert source["games"][0]["updated_at"] == "2020-02-29T21:40:00Z"
     assert scorekeeper("restore", str(tmp_path / "source" / "export.json"), instance=tmp_path / "empty").exit_code == 0
     assert exported(tmp_path / "empty") == source
+
+
+def test_check_finds_a_game_that_does_not_replay_and_a_wrong_status(app, table, database_url, tmp_path):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    broken = table.start_game()["id"]
+    table.record_hand([4, 0, 9, 0], 1)
+    with app.app_context():
+        db.session.execute(update(models.Game).where(models.Game.id != broken).values(finished=True))
+        db.session.execute(update(models.Hand).where(models.Hand.game_id == broken).values(hearts=[4, 0, 8, 0]))
+        db.session.commit()
+    found = scorekeeper("check", instance=tmp_path, database_url=database_url)
+    assert found.exit_code == 1
+    assert f"Game {broken} does not replay: hand 1: The hearts add up to 12" in found.output
+    assert f"Game {broken - 1} is stored as finished." in found.output
