@@ -1,6 +1,7 @@
 """The `scorekeeper` command: serve the app, back it up, restore it, look after its records."""
 
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,8 +52,13 @@ def backup(file: Path) -> None:
     """
     from .backup import backup as write_backup
 
+    if not file.parent.is_dir():
+        raise click.ClickException(f"There is no folder {file.parent} to write the backup in.")
     with app_context():
-        kind = write_backup(file)
+        try:
+            kind = write_backup(file)
+        except (OSError, sqlite3.Error) as failed:
+            raise click.ClickException(f"No backup was written to {file}: {failed}") from None
     click.echo(f"Wrote a {kind} to {file}.")
 
 

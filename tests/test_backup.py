@@ -36,6 +36,7 @@ def scorekeeper(*arguments, instance, database_url=None):
 
 
 def exported(instance, database_url=None):
+    instance.mkdir(parents=True, exist_ok=True)
     answer = scorekeeper("backup", str(instance / "export.json"), instance=instance, database_url=database_url)
     assert answer.exit_code == 0, answer.output
     return json.loads((instance / "export.json").read_text())
@@ -126,6 +127,11 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_stored(tmp_path):
     assert answer.exit_code == 1
     assert "Nothing was restored" in answer.output and "neither a SQLite backup nor a JSON export" in answer.output
     assert exported(tmp_path)["games"] == []
+
+
+def test_a_backup_into_a_missing_folder_says_so(tmp_path):
+    answer = scorekeeper("backup", str(tmp_path / "nowhere" / "hearts.sqlite"), instance=tmp_path)
+    assert answer.exit_code == 1 and f"There is no folder {tmp_path / 'nowhere'}" in answer.output, answer.output
 
 
 def test_a_damaged_sqlite_file_is_refused(tmp_path):
