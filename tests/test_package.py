@@ -11,6 +11,7 @@ import sys
 import tempfile
 import urllib.request
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -48,13 +49,19 @@ def pip(*arguments: str) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_the_wheel_carries_the_pages_their_files_and_the_docs(wheel):
-    names = zipfile.ZipFile(wheel).namelist()
+def test_the_wheel_carries_the_package_the_pages_their_files_and_the_docs(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
     for folder in ("templates", "static", "docs"):
-        ours = sorted(str(path.relative_to(ROOT)) for path in (ROOT / folder).rglob("*") if path.is_file())
-        assert ours and all(f"scorekeeper/{name}" in names for name in ours), folder
-    assert "scorekeeper/migrations/alembic.ini" in names
+        ours = files_in(ROOT / folder)
+        assert ours and {f"scorekeeper/{name}" for name in ours} <= names, folder
+    package = files_in(ROOT / "scorekeeper")  # the migrations' alembic.ini and script.py.mako too
+    assert {f"scorekeeper/{name}" for name in package} <= names
     assert any(name.endswith("licenses/LICENSE") for name in names)
+
+
+def files_in(folder: Path) -> set[str]:
+    found = (path for path in folder.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+    return {str(path.relative_to(folder if folder.name == "scorekeeper" else ROOT)) for path in found}
 
 
 def test_the_installed_command_serves_every_kind_of_page(installed, tmp_path):
