@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),  # a phone at the table stays signed in
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        WTF_CSRF_TIME_LIMIT=None,  # a form's token is good for its session: a table page stays open all evening
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_PASSCODE"):
@@ -120,6 +121,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(table.bp)
+    # The hand forms check their own token, so that a refused one keeps the hand entered.
+    csrf.exempt(table.record_hand)
+    csrf.exempt(table.correct_hand)
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(follow.bp)

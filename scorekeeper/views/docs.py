@@ -39,6 +39,8 @@ def rendered(name: str, rules_url: str, api_url: str) -> str:
     for place, token in enumerate(tokens):
         if token.type == "heading_open":
             token.attrSet("id", slug(tokens[place + 1].content))
+        elif token.type == "table_open":
+            token.attrSet("tabindex", "0")  # a wide table scrolls sideways on a phone: keys must reach it too
         for child in token.children or []:
             link_to_page(child, pages)
     html: str = markdown.renderer.render(tokens, markdown.options, {})
