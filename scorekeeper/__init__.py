@@ -15,8 +15,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import cli, games, guard
 from .db import db
+from .paths import bundled, instance_folder
 
-ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
 migrate = Migrate(directory=str(Path(__file__).resolve().parent / "migrations"))
 
@@ -25,9 +25,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then instance/config.py, then the environment, then ``test_config``."""
     app = Flask(
         __name__,
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(bundled("templates")),
+        static_folder=str(bundled("static")),
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///scorekeeper.sqlite",
@@ -114,7 +115,7 @@ def instance_secret(instance: Path) -> str:
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, app_shell, common, follow, history, sheets, table
+    from .views import api, app_shell, common, docs, follow, history, sheets, table
 
     common.register(app)
     app.register_blueprint(api.bp)
@@ -126,4 +127,5 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(follow.bp)
+    app.register_blueprint(docs.bp)
     app.register_blueprint(app_shell.bp)

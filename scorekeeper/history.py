@@ -122,6 +122,7 @@ def _import_game(exported: object) -> models.Game:
             raise rules.RuleError(f"hand {number}: {broken.message}", broken.errors) from None
     give_hands(game, hands)
     game.created_at = _moment(exported.get("created_at")) or game.created_at
+    game.updated_at = _moment(exported.get("updated_at")) or game.created_at  # a restore gives back the same export
     db.session.add(game)
     db.session.flush()
     return game
