@@ -131,12 +131,12 @@ def test_the_page_fits_a_phone_without_sideways_scrolling(page: Page, live_serve
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"]
     small = page.evaluate(
-        """() => [...document.querySelectorAll('.chip > span, button, .fix')]
+        """() => [...document.querySelectorAll('.chip-row > label > span, button, .fix')]
               .map(e => e.getBoundingClientRect()).filter(r => r.height < 44 || r.width < 40).length"""
     )
     assert small == 0
     cut_at_the_start = page.evaluate(  # a long name may end in "…", but its start always shows
-        """() => [...document.querySelectorAll('.chip span')].filter(span => {
+        """() => [...document.querySelectorAll('.chip-row > label span')].filter(span => {
               const text = document.createRange(); text.selectNodeContents(span);
               return text.getBoundingClientRect().left < span.getBoundingClientRect().left; }).length"""
     )

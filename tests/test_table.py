@@ -106,7 +106,7 @@ def test_a_bad_hand_is_refused_and_what_was_entered_stays(client, game, hearts, 
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert message in page
-    checked = [chip for chip in range(14) if f'checked id="hearts-0-{chip}"' in page]
+    checked = [chip for chip in range(14) if f'checked name="hearts-0" type="radio" value="{chip}"' in page]
     assert checked == ([] if kept is None else [kept])  # Ann's chip as entered; none for a forged count
     assert client.get("/api/games/1").json["hands"] == []
 
@@ -201,7 +201,10 @@ def test_correct_a_hand_opens_the_filled_form_and_recomputes(client, game):
     client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
     client.post(game + "/hands", data=hand_form([13, 0, 0, 0], 0, 2, moon_option="subtract"))
     page = client.get(game + "/hands/1").get_data(as_text=True)
-    assert 'checked id="hearts-0-4"' in page and 'checked id="queen-1"' in page
+    assert (
+        'checked name="hearts-0" type="radio" value="4"' in page
+        and 'checked name="queen" type="radio" value="1"' in page
+    )
     answer = client.post(game + "/hands/1", data=hand_form([9, 0, 4, 0], 1, 1), follow_redirects=True)
     assert "Hand 1 corrected" in answer.get_data(as_text=True)
     assert client.get("/api/games/1").json["totals"] == [0, 13, 4, 0]
@@ -307,7 +310,10 @@ def test_a_refused_token_keeps_the_hand_for_a_second_tap(guarded):
     answer = guarded.post("/games/1/hands", data={**hand_form([4, 0, 9, 0], 1, 1), "csrf_token": "forged"})
     page = answer.get_data(as_text=True)
     assert answer.status_code == 400 and "Your hand is kept: tap Save again." in page
-    assert 'checked id="hearts-0-4"' in page and 'checked id="queen-1"' in page
+    assert (
+        'checked name="hearts-0" type="radio" value="4"' in page
+        and 'checked name="queen" type="radio" value="1"' in page
+    )
     assert guarded.get("/api/games/1").json["hands"] == []
     retry = guarded.post("/games/1/hands", data={**hand_form([4, 0, 9, 0], 1, 1), "csrf_token": token_of(page)})
     assert retry.status_code == 302 and guarded.get("/api/games/1").json["totals"] == [4, 13, 9, 0]

@@ -24,7 +24,17 @@ OPEN_ENDPOINTS = {
 }
 HANDS_AHEAD = 8  # an evening's worth of hands recorded offline still say who deals and passes next
 SHELL_FILES = (
-    *("app.css", "offline.css", "display.css", "table.js", "follow.js", "offline.js", "outbox.js", "offline-table.js"),
+    *(
+        "app.css",
+        "pages.css",
+        "offline.css",
+        "display.css",
+        "table.js",
+        "follow.js",
+        "offline.js",
+        "outbox.js",
+        "offline-table.js",
+    ),
     "icons/icon-192.png",
 )
 
