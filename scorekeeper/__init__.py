@@ -13,7 +13,7 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import cli, games, guard
+from . import cli, games, guard, minify
 from .db import db
 from .paths import bundled, instance_folder
 
@@ -60,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     guard.init_app(app)
     register_blueprints(app)
+    minify.init_app(app)
     cli.register(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, se
 from flask.blueprints import BlueprintSetupState
 from flask.sansio.app import App
 
-from .. import games
+from .. import games, minify
 
 bp = Blueprint("app_shell", __name__)
 
@@ -130,7 +130,7 @@ def service_worker() -> Response:
     """The worker lives at the root so its scope is the whole app; browsers always revalidate it."""
     shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for(".offline")]
     version = current_app.extensions["app_shell_version"]
-    body = render_template("app_shell/sw.js", version=version, shell=shell)
+    body = minify.script(render_template("app_shell/sw.js", version=version, shell=shell))
     answer = Response(body, mimetype="text/javascript")
     answer.headers["Cache-Control"] = "no-cache"
     return answer
