@@ -46,3 +46,16 @@ def test_the_service_worker_goes_out_minified(client):
     body = client.get("/sw.js").get_data(as_text=True)
     assert "//" not in body.replace("://", "") and "\n  " not in body
     assert '"/static/app.css"' in body
+
+
+def test_es5_scripts_get_short_local_names_and_others_are_still_stripped(app, tmp_path):
+    (tmp_path / "old.js").write_text(
+        "(function () {\n  // why\n  var longName = 1;\n  window.kept = longName;\n})();\n"
+    )
+    (tmp_path / "new.js").write_text("// why\nconst twice = (number) => number * 2;\n")
+    app.static_folder = str(tmp_path)
+    client = app.test_client()
+    old = client.get("/static/old.js").get_data(as_text=True)
+    assert "longName" not in old and "window.kept=" in old and "why" not in old
+    new = client.get("/static/new.js")
+    assert new.status_code == 200 and new.get_data(as_text=True) == "const twice=(number)=>number*2;"
