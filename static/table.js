@@ -1,7 +1,7 @@
 // Progressive enhancement: the forms work without this script.
 // On the hand form: a live check that says what is missing, the last player's hearts filled in,
 // a moon's options with the advice chosen, and a save done in place ("Hand 7 saved · Undo").
-// On the new-game form: the dealer choices show the names typed.
+// The correct-a-hand page adds correct.js, the new-game page has new-game.js: the table page loads this alone.
 (function () {
   "use strict";
   var HEARTS = 13;
@@ -196,23 +196,8 @@
       if (count === HEARTS && queen === null) words += " · who took the Q♠?";
       say(words, count === HEARTS && queen !== null ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
       if (count === HEARTS && queen !== null && form.dataset.preview) preview();
-      if (count === HEARTS && queen !== null && comparison()) compare();
-    }
-
-    // The correct-a-hand page: its before-and-after table follows the taps, as the server renders it.
-    function comparison() { return document.getElementById("correction"); }
-    function compare() {
-      var ask = ++asked;
-      var data = new FormData(form);
-      data.set("preview", "1");
-      fetch(form.action, { method: "POST", body: data, credentials: "same-origin" }).then(function (answer) {
-        return answer.text();
-      }).then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("correction");
-        if (ask !== asked || !fresh || !comparison()) return;
-        fresh.querySelector('button[name="preview"]').hidden = true;
-        comparison().replaceWith(fresh);
-      }).catch(function () { /* the server compares again on "Show the new totals" */ });
+      // A complete hand: the correct-a-hand page's before-and-after table follows it (static/correct.js).
+      if (count === HEARTS && queen !== null) form.dispatchEvent(new Event("hand-complete"));
     }
 
     // Put a hand back on the form: after an undo, or a save another phone beat.
@@ -328,7 +313,6 @@
     form.addEventListener("click", tapped);
     form.addEventListener("change", tapped);
     form.addEventListener("submit", save);
-    if (comparison()) comparison().querySelector('button[name="preview"]').hidden = true;
     check();
     return { fill: fill, note: note };
   }
@@ -343,19 +327,6 @@
     ask();
   }
 
-  function dealerLabels(form) {
-    function update() {
-      form.querySelectorAll("input[data-seat]").forEach(function (input) {
-        var label = form.querySelector('[data-dealer-label="' + input.dataset.seat + '"]');
-        var name = input.value.trim();
-        label.textContent = name || "Player " + (Number(input.dataset.seat) + 1);
-        label.parentElement.hidden = !name && Number(input.dataset.seat) >= 3;
-      });
-    }
-    form.addEventListener("input", update);
-    update();
-  }
-
   function start() {
     var hand = document.getElementById("hand-form");
     return hand ? handForm(hand) : null;
@@ -363,6 +334,4 @@
 
   var table = start();
   if (table && document.getElementById("hand-form").dataset.hands) keepAwake();
-  var newGame = document.querySelector("form.new-game");
-  if (newGame) dealerLabels(newGame);
 })();

@@ -1,5 +1,6 @@
 """Installable and opening offline: the manifest, the icons, the service worker and its versioned cache."""
 
+import html
 import json
 import re
 import struct
@@ -190,3 +191,12 @@ def test_a_page_its_script_fetches_again_is_the_copy_kept_for_offline(
     page.wait_for_function("() => !navigator.onLine")
     page.reload()
     expect(page.locator('[data-total="2"]')).to_have_text("9")
+
+
+def test_names_reach_the_page_script_intact_from_single_quoted_attributes(client):
+    players = ["O'Neil", 'Al "Ace"', "<b>Bo</b> & co", "Dan"]
+    game = client.post("/api/games", json={"players": players}).json
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    attribute = re.search(r"data-players='([^']*)'", page)
+    assert attribute and "<b>" not in attribute.group(1)
+    assert json.loads(html.unescape(attribute.group(1))) == players

@@ -213,3 +213,15 @@ def test_wider_screens_show_every_name_in_full(browser, live_server, five):
     expect(page.locator(".hands thead .wide-only").nth(3)).to_be_visible()
     expect(page.locator(".short:visible")).to_have_count(0)
     context.close()
+
+
+def test_the_dealer_choices_show_the_names_as_they_are_typed(small, live_server):
+    page = small()
+    page.goto(f"{live_server}/games/new")
+    dealers = page.get_by_role("group", name="Who deals first")
+    expect(dealers.get_by_text("Player 5", exact=True)).to_be_hidden()  # a fifth seat only once it has a name
+    page.get_by_role("textbox", name="Player 1").fill("Ann")
+    page.get_by_role("textbox", name="Player 5").fill("Eve")
+    expect(dealers.get_by_text("Ann", exact=True)).to_be_visible()
+    expect(dealers.get_by_text("Eve", exact=True)).to_be_visible()
+    expect(dealers.get_by_text("Player 2", exact=True)).to_be_visible()
