@@ -49,7 +49,9 @@ def seat_or_text(value: object) -> object:
     if value in (None, ""):
         return None
     text = str(value).strip()
-    return int(text) if text.lstrip("-").isdigit() else text
+    digits = text.removeprefix("-")
+    # ASCII digits only ("²" passes isdigit() but is no number), and few enough to be a seat or a hand.
+    return int(text) if digits.isascii() and digits.isdigit() and len(digits) < 10 else text
 
 
 def chosen_rules(form: Form, target: object) -> dict[str, object]:

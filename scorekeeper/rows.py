@@ -1,8 +1,9 @@
 """Between the rules' objects and the database rows: one place that knows both."""
 
+import unicodedata
 from collections.abc import Mapping
 
-from . import models, rules
+from . import models, rules, summary
 
 
 def house_rules_of(game: models.Game) -> rules.HouseRules:
@@ -29,12 +30,22 @@ def new_game_row(players: object, given_rules: object) -> models.Game:
     house = rules.house_rules(len(names), given_rules)
     game = models.Game(**house.as_dict())
     game.players = [models.Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)]
+    keep_records(game, rules.new_game(len(names), house))  # a game with no hand yet counts in its players' records
     return game
 
 
 def name_key(name: str) -> str:
-    """How a player is known across games: case and surrounding spaces ignored."""
-    return name.strip().casefold()
+    """How a player is known across games: case, surrounding spaces and Unicode's two spellings ignored.
+
+    >>> name_key(" Jose\u0301 ") == name_key("JOSÉ"), name_key("Straße")
+    (True, 'strasse')
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).strip().casefold())
+
+
+def search_key(name: str) -> str | None:
+    """The key to look a typed name up by; None for text no player's name can hold (a NUL, say)."""
+    return None if rules.has_hidden_characters(name) or len(name) > rules.NAME_MAX * 2 else name_key(name)
 
 
 def hand_row(number: int, hand: rules.Hand) -> models.Hand:
@@ -61,6 +72,8 @@ def keep_records(game: models.Game, state: rules.GameState) -> None:
     """Refresh what the game's rows say of its replayed state: finished, and each seat's record."""
     game.finished = state.finished
     for player, record in zip(game.players, rules.seat_records(state), strict=True):
+        before = summary.seat_counts(player)
         player.total, player.hands_played, player.game_finished = record.total, record.hands, record.finished
         player.won, player.shared_win = record.won, record.shared_win
         player.moons, player.queens = record.moons, record.queens
+        summary.note(player, before, summary.record_counts(record))

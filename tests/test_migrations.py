@@ -78,4 +78,4 @@ def test_a_first_version_database_upgrades_with_every_game_and_total(database_ur
         version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
         db.session.remove()
         db.engine.dispose()
-    assert version == "0003"
+    assert version == "0005"

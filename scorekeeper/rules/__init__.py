@@ -6,6 +6,7 @@ the end of the game, pass directions and dealers.
 
 from .errors import RuleError
 from .game import (
+    MAX_HANDS,
     OUTCOMES,
     GameState,
     MoonAdvice,
@@ -42,6 +43,7 @@ from .house import (
     clean_names,
     dealer,
     default_pass_cycle,
+    has_hidden_characters,
     house_rules,
     is_whole,
     pass_direction,
@@ -54,6 +56,7 @@ __all__ = [
     "CARDS_REMOVED",
     "FACT_KEYS",
     "HEARTS",
+    "MAX_HANDS",
     "MAX_PLAYERS",
     "MAX_TARGET",
     "MIN_PLAYERS",
@@ -81,6 +84,7 @@ __all__ = [
     "dealer",
     "default_pass_cycle",
     "hand_scores",
+    "has_hidden_characters",
     "house_rules",
     "is_whole",
     "make_hand",
