@@ -45,7 +45,7 @@ def name_key(name: str) -> str:
 
 def search_key(name: str) -> str | None:
     """The key to look a typed name up by; None for text no player's name can hold (a NUL, say)."""
-    return None if rules.has_hidden_characters(name) or len(name) > rules.NAME_MAX * 2 else name_key(name)
+    return None if rules.has_hidden_characters(name) or len(name) > rules.NAME_MAX * 3 else name_key(name)
 
 
 def hand_row(number: int, hand: rules.Hand) -> models.Hand:

@@ -21,7 +21,9 @@ OUTCOME_WORDS = {
 
 @bp.app_context_processor
 def page_helpers() -> dict[str, object]:
-    return {"rules": rules, "OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm()}
+    # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
+    # read a body too large for the error page that says so (413), and fail again.
+    return {"rules": rules, "OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm(formdata=None)}
 
 
 @bp.app_template_filter("and_list")
