@@ -6,20 +6,18 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from alembic.migration import MigrationContext
+from flask import Flask
 from flask_migrate import Migrate, upgrade
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import StaticPool
-from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import cli, guard
+from . import cli, games, guard
 from .db import db
 
-BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
 ROOT = Path(__file__).resolve().parent.parent
 IMPORT_MAX = 64 * 1024 * 1024
 ROW_NUMBER_MAX = 2**31 - 1  # PostgreSQL's integer
@@ -73,9 +71,28 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cli.register(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
-        upgrade()  # the schema follows the code: created on first start, migrated after
+        upgrade_database()
         release_connections()
     return app
+
+
+def upgrade_database() -> None:
+    """Create the schema on first start, migrate it after an update, and then replay every game once.
+
+    What the rows keep of a replay (a game's status, each seat's record) must
+    follow the rules of the code now running, and migrations must not import
+    today's rules: so after any upgrade of an existing database the app itself
+    replays every game, and migrations only shape tables.
+    """
+    before = schema_revision()
+    upgrade()
+    if before is not None and before != schema_revision():
+        games.rebuild_records()
+
+
+def schema_revision() -> str | None:
+    with db.engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def release_connections() -> None:
@@ -132,27 +149,12 @@ class RowNumber(IntegerConverter):
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, follow, history, sheets, table
+    from .views import api, common, follow, history, sheets, table
 
+    common.register(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(follow.bp)
-
-    @app.errorhandler(HTTPException)
-    def http_error(problem: HTTPException) -> Any:
-        if request.path.startswith("/api/"):
-            return api.http_error(problem)
-        return table.http_error(problem)
-
-    @app.errorhandler(OperationalError)
-    def database_busy(problem: OperationalError) -> Any:
-        """SQLite's write lock held past the busy timeout (a big import): come back soon, nothing was stored."""
-        if "locked" not in str(problem.orig):
-            raise problem
-        db.session.rollback()
-        answer = app.make_response(http_error(ServiceUnavailable(BUSY)))
-        answer.headers["Retry-After"] = "2"
-        return answer

@@ -1,6 +1,7 @@
 """The database handle, and the SQLite settings that keep a table's games safe."""
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
@@ -13,6 +14,12 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# Flask-SQLAlchemy makes db.Model at run time; for the type checker it is the Base it extends.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 
 
 @event.listens_for(Engine, "connect")

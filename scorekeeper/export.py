@@ -11,44 +11,21 @@ import io
 import json
 import re
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
-
-from . import models, rules
-from .db import db
-from .games import LoadedGame, replayed
+from . import rules
+from .games import LoadedGame
 from .serialize import game_json, timestamp
 
 EXPORT_FORMAT = "hearts-scorekeeper"
 EXPORT_VERSION = 1
 CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", "queen", "jack", "moon", "score",
                "total"]  # fmt: skip
-BATCH = 500
 UID = re.compile(r"[0-9a-f]{32}")
 # Spreadsheets run a cell starting with these as a formula: "=HYPERLINK(…)" in a name must stay text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def all_games() -> Iterator[LoadedGame]:
-    """Every game, oldest first, loaded a batch at a time."""
-    after = 0
-    while True:
-        query = (
-            select(models.Game)
-            .where(models.Game.id > after)
-            .order_by(models.Game.id)
-            .limit(BATCH)
-            .options(selectinload(models.Game.players), selectinload(models.Game.hands))
-        )
-        batch = db.session.scalars(query).all()
-        if not batch:
-            return
-        yield from (replayed(game) for game in batch)
-        after = batch[-1].id
 
 
 def as_json(games: Iterable[LoadedGame]) -> dict[str, object]:

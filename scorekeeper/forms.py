@@ -4,16 +4,18 @@ A broken rule comes back as a :class:`~scorekeeper.rules.RuleError`, whose
 per-field messages :func:`show_rule_errors` puts next to the fields.
 """
 
+from collections.abc import Sequence
+
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, FieldList, Form, HiddenField, IntegerField, RadioField, StringField
-from wtforms.fields.choices import SelectChoice
+from wtforms import BooleanField, Field, FieldList, Form, HiddenField, IntegerField, RadioField, StringField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # newer than the stubs
 from wtforms.validators import Optional
 
 from . import rules
 
 
-def options(pairs: list[tuple[object, str]]) -> list[SelectChoice]:
+def options(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
@@ -41,48 +43,73 @@ TIE_CHOICES = options(
     ]
 )
 SEAT_CHOICES = options([(seat, f"Player {seat + 1}") for seat in range(rules.MAX_PLAYERS)])
-TARGET_CHOICES = options([("100", "100"), ("50", "50"), ("custom", "Other")])
+TARGET_CHOICES = options([(str(target), str(target)) for target in rules.TARGET_PRESETS] + [("custom", "Other")])
+SWITCH_LABELS = {  # one label for each on/off house rule (rules.SWITCHES)
+    "sun": "Shooting the sun: taking every trick gives everyone else 52",
+    "omnibus": "Omnibus: the J♦ scores −10 for whoever takes it",
+    "exact_reset": "Exact reset: a total landing exactly on the target goes back to 0",
+}
 
 
 def seat_or_text(value: object) -> object:
-    """An int when the post holds one, else what was posted, for the rules to judge."""
+    """An int when the post holds one, else what was posted, for the rules to judge.
+
+    >>> seat_or_text(" 2"), seat_or_text("²"), seat_or_text("")
+    (2, '²', None)
+    """
     if value in (None, ""):
         return None
     text = str(value).strip()
     digits = text.removeprefix("-")
-    # ASCII digits only ("²" passes isdigit() but is no number), and few enough to be a seat or a hand.
-    return int(text) if digits.isascii() and digits.isdigit() and len(digits) < 10 else text
+    return int(text) if digits.isascii() and digits.isdecimal() and len(digits) < 10 else text
 
 
-def chosen_rules(form: Form, target: object) -> dict[str, object]:
-    """The house rules a form's fields chose, for the rules core to check."""
-    return {
-        "target": target,
-        "pass_cycle": None if form.pass_cycle.data == STANDARD_CYCLE else form.pass_cycle.data,
-        "moon": form.moon.data,
-        "sun": bool(form.sun.data),
-        "omnibus": bool(form.omnibus.data),
-        "tie": form.tie.data,
-        "first_dealer": form.first_dealer.data,
-    }
+class HouseRuleFields(Form):
+    """The house rules both forms offer, one field for each key of rules.HouseRules but the target.
 
+    The target differs (presets on the new-game form, a number on the blank
+    sheet), so each form brings its own and says what it holds in ``target_value``.
+    """
 
-class NewGameForm(FlaskForm):
-    players = FieldList(StringField("Player"), min_entries=rules.MAX_PLAYERS, max_entries=rules.MAX_PLAYERS)
     first_dealer = RadioField(
-        "Who deals first",
-        choices=SEAT_CHOICES,
-        coerce=seat_or_text,
-        validate_choice=False,
-        default=0,
+        "Who deals first", choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False, default=0
     )
-    target = RadioField("Play to", choices=TARGET_CHOICES, default="100")
-    custom_target = IntegerField("Other target", validators=[Optional()])
     pass_cycle = RadioField("Passing", choices=PASS_CYCLE_CHOICES, default=STANDARD_CYCLE)
     moon = RadioField("Shooting the moon", choices=MOON_CHOICES, default="choose")
-    sun = BooleanField("Shooting the sun: taking every trick gives everyone else 52")
-    omnibus = BooleanField("Omnibus: the J♦ scores −10 for whoever takes it")
     tie = RadioField("A tie for the lowest total at the end", choices=TIE_CHOICES, default="play-on")
+
+    def target_value(self) -> object:
+        raise NotImplementedError
+
+    def switches(self) -> list[Field]:
+        return [self[key] for key in rules.SWITCHES]
+
+    def house_rules(self) -> dict[str, object]:
+        """The house rules the fields chose, for the rules core to check."""
+        chosen = {key: self[key].data for key in rules.RULE_KEYS if key != "target"}
+        chosen.update({key: bool(chosen[key]) for key in rules.SWITCHES})
+        if chosen["pass_cycle"] == STANDARD_CYCLE:
+            chosen["pass_cycle"] = None  # the rules pick the standard cycle for the table's size
+        return {**chosen, "target": self.target_value()}
+
+
+for _key in rules.SWITCHES:
+    setattr(HouseRuleFields, _key, BooleanField(SWITCH_LABELS[_key]))
+
+
+class NewGameForm(FlaskForm, HouseRuleFields):
+    players = FieldList(
+        StringField("Player", render_kw={"maxlength": rules.NAME_MAX}),
+        min_entries=rules.MAX_PLAYERS,
+        max_entries=rules.MAX_PLAYERS,
+        description=f"{rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players. Leave the last boxes empty for fewer.",
+    )
+    target = RadioField("Play to", choices=TARGET_CHOICES, default=str(rules.TARGET_PRESETS[0]))
+    custom_target = IntegerField(
+        f"Other target ({rules.MIN_TARGET} to {rules.MAX_TARGET})",
+        validators=[Optional()],
+        render_kw={"inputmode": "numeric", "min": rules.MIN_TARGET, "max": rules.MAX_TARGET},
+    )
 
     @staticmethod
     def data_from(players: list[str], house: rules.HouseRules) -> dict[str, object]:
@@ -100,9 +127,8 @@ class NewGameForm(FlaskForm):
     def names(self) -> list[str]:
         return [name for name in (entry.data or "" for entry in self.players) if name.strip()]
 
-    def house_rules(self) -> dict[str, object]:
-        target = self.custom_target.data if self.target.data == "custom" else int(self.target.data or 100)
-        return chosen_rules(self, target)
+    def target_value(self) -> object:
+        return self.custom_target.data if self.target.data == "custom" else seat_or_text(self.target.data)
 
 
 class ActionForm(FlaskForm):
@@ -146,21 +172,15 @@ class HandForm(FlaskForm):
         self.all_tricks.choices = options([("", "Nobody"), *seats])
         return self
 
-    def facts(self, house: rules.HouseRules) -> dict[str, object]:
+    def facts(self) -> dict[str, object]:
+        """What was entered, all of it: the rules refuse a card the house rules do not play."""
         return {
             "hearts": [entry.data for entry in self.hearts],
             "queen": self.queen.data,
-            "jack": self.jack.data if house.omnibus else None,
-            "all_tricks": self.all_tricks.data if house.sun else None,
+            "jack": self.jack.data,
+            "all_tricks": self.all_tricks.data,
             "moon_option": self.moon_option.data or None,
         }
-
-    def moon_shooter(self) -> int | None:
-        """The seat the entered hearts and Q♠ say shot the moon, if they are well formed."""
-        try:
-            return rules.moon_shooter(rules.Hand(tuple(entry.data for entry in self.hearts), self.queen.data))
-        except (IndexError, TypeError):
-            return None
 
     def fill(self, scored: rules.ScoredHand) -> None:
         hand = scored.hand
@@ -187,29 +207,29 @@ def show_rule_errors(form: FlaskForm, broken: rules.RuleError) -> None:
         form.form_errors.append(broken.message)
 
 
-class BlankSheetForm(Form):
+class BlankSheetForm(HouseRuleFields):
     """The choices for a blank sheet, read from the query string so the sheet can be bookmarked."""
 
-    players = RadioField("Players", choices=options([(3, "3"), (4, "4"), (5, "5")]), coerce=int, default=4)
+    players = RadioField(
+        "Players",
+        choices=options([(count, str(count)) for count in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)]),
+        coerce=int,
+        default=4,
+    )
     paper = RadioField("Paper", choices=options([("a4", "A4"), ("letter", "US Letter")]), default="a4")
     names = StringField("Names, clockwise, separated by commas (optional)")
-    first_dealer = RadioField("Who deals first", choices=SEAT_CHOICES, coerce=seat_or_text, default=0)
-    target = IntegerField("Play to", default=100, validators=[Optional()])
-    pass_cycle = RadioField("Passing", choices=PASS_CYCLE_CHOICES, default=STANDARD_CYCLE)
-    moon = RadioField("Shooting the moon", choices=MOON_CHOICES, default="choose")
-    tie = RadioField("A tie for the lowest total", choices=TIE_CHOICES, default="play-on")
-    sun = BooleanField("Shooting the sun")
-    omnibus = BooleanField("Omnibus J♦")
+    target = IntegerField("Play to", default=100, validators=[Optional()], render_kw={"inputmode": "numeric"})
 
     def seats(self) -> int:
-        return self.players.data if self.players.data in (3, 4, 5) else 4
+        count = self.players.data
+        return count if isinstance(count, int) and rules.MIN_PLAYERS <= count <= rules.MAX_PLAYERS else 4
 
     def player_names(self) -> list[str]:
         names = [name.strip() for name in (self.names.data or "").split(",")][: self.seats()]
         return names + [""] * (self.seats() - len(names))
 
-    def house_rules(self) -> dict[str, object]:
-        return chosen_rules(self, self.target.data)
+    def target_value(self) -> object:
+        return self.target.data
 
 
 class ImportForm(FlaskForm):

@@ -1,13 +1,14 @@
-"""The service layer: every change to a game goes through here and the rules.
+"""The service layer: the pages and the API change games through here and the rules.
 
-Pages and the API call these functions; they load the facts, replay them
-through :mod:`scorekeeper.rules`, and store only what a table entered.
+These functions load the facts, replay them through :mod:`scorekeeper.rules`,
+and store what a table entered, with the cache of the replay kept beside it
+(rows.keep_records). Importing an export stores whole games through rows too.
 """
 
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ParamSpec, TypeVar
@@ -19,6 +20,7 @@ from sqlalchemy.orm import selectinload
 from . import models, rules, summary
 from .db import db
 from .rows import facts_of, hand_columns, hand_row, house_rules_of, keep_records, new_game_row, search_key
+from .rules import Standing, TableSetup
 
 
 class GameNotFound(LookupError):
@@ -58,6 +60,18 @@ class LoadedGame:
     @property
     def rules(self) -> rules.HouseRules:
         return self.state.rules
+
+    @property
+    def standings(self) -> list[Standing]:
+        return rules.standings(self.state)
+
+    @property
+    def ranked(self) -> list[Standing]:
+        return rules.ranked(self.state)
+
+    @property
+    def setup(self) -> TableSetup:
+        return rules.table_setup(len(self.players))
 
     @property
     def winner_names(self) -> list[str]:
@@ -113,6 +127,37 @@ def load_game(game_id: int) -> LoadedGame:
     return replayed(game)
 
 
+def all_games(batch: int = 500) -> Iterator[LoadedGame]:
+    """Every game, oldest first, loaded ``batch`` at a time."""
+    after = 0
+    while True:
+        query = (
+            select(models.Game)
+            .where(models.Game.id > after)
+            .order_by(models.Game.id)
+            .limit(batch)
+            .options(selectinload(models.Game.players), selectinload(models.Game.hands))
+        )
+        found = db.session.scalars(query).all()
+        if not found:
+            return
+        yield from (replayed(game) for game in found)
+        after = found[-1].id
+
+
+def rebuild_records() -> int:
+    """Replay every game and refresh what its rows keep of the replay, then add up every player's
+    summary again from the seats; the number of games."""
+    count = 0
+    for loaded in all_games():
+        keep_records(loaded.game, loaded.state)
+        count += 1
+    db.session.commit()
+    summary.rebuild()
+    db.session.commit()
+    return count
+
+
 def version(game_id: int) -> str | None:
     """A tag that changes with every change to the game (every change touches updated_at)."""
     changed = db.session.scalar(select(models.Game.updated_at).where(models.Game.id == game_id))
@@ -152,7 +197,7 @@ def list_games(
 
 def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
     loaded = load_game(game_id)
-    _refuse_if_finished(loaded)
+    loaded.state.upcoming()  # a finished game previews no hand
     hand = rules.make_hand(loaded.players, loaded.rules, facts, need_option=False)
     after, advice = rules.preview(loaded.state, hand)
     return Preview(after, advice)
@@ -162,8 +207,7 @@ def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
 def record_hand(game_id: int, facts: Mapping[str, object]) -> LoadedGame:
     """Store the next hand; ``facts["number"]``, when given, must be that hand's number."""
     loaded = _locked(game_id)
-    _refuse_if_finished(loaded)
-    expected = len(loaded.state.hands) + 1
+    expected = loaded.state.upcoming().number
     number = facts.get("number")
     if number is not None and not rules.is_whole(number):
         raise rules.RuleError("The hand number must be a whole number.", {"number": "A whole number."})
@@ -221,11 +265,6 @@ def _locked(game_id: int) -> LoadedGame:
         raise GameNotFound(f"There is no game {game_id}.")
     db.session.expire_all()
     return load_game(game_id)
-
-
-def _refuse_if_finished(loaded: LoadedGame) -> None:
-    if loaded.state.finished:
-        raise rules.RuleError("This game is finished: it takes no more hands.", conflict=True)
 
 
 def _stored_hand(loaded: LoadedGame, number: int) -> models.Hand:

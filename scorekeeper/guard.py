@@ -164,9 +164,8 @@ def normalized(code: bytes) -> bytes:
 def hold_attempt(address: str) -> models.SignInAttempt:
     """This address's attempt row, created if new, written in this transaction to hold it."""
     db.session.rollback()  # start afresh: the write below must be the transaction's first statement
-    table = models.SignInAttempt.__table__
     insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
-    statement = insert(table).values(address=address, failures=0, last_failure=models.utcnow())
+    statement = insert(models.SignInAttempt).values(address=address, failures=0, last_failure=models.utcnow())
     db.session.execute(statement.on_conflict_do_update(index_elements=["address"], set_={"address": address}))
     attempt = db.session.get(models.SignInAttempt, address, populate_existing=True)
     assert attempt is not None

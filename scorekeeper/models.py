@@ -1,4 +1,8 @@
-"""What a table entered: games, their players and hands. Never totals: those are replayed."""
+"""What a table entered: games, their players and hands.
+
+The hands are the truth. What a replay of them gives (a game's status, each
+seat's record) is kept beside them only as a cache the service layer refreshes.
+"""
 
 import uuid
 from datetime import UTC, datetime
@@ -6,7 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .db import db
+from .db import Model
 from .rules import NAME_MAX
 
 NAME_KEY_MAX = 3 * NAME_MAX  # case-folding can make one letter three ("ﬃ" is "ffi")
@@ -21,7 +25,7 @@ def new_uid() -> str:
     return uuid.uuid4().hex
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
     # A deleted game's id is never given to a new one: old follow links and QR codes must not show it.
     __table_args__ = {"sqlite_autoincrement": True}
@@ -36,6 +40,7 @@ class Game(db.Model):
     omnibus: Mapped[bool]
     tie: Mapped[str] = mapped_column(String(16))
     first_dealer: Mapped[int]
+    exact_reset: Mapped[bool] = mapped_column(default=False)
     # Kept in step with the replayed hands by the service layer, so lists can
     # put games in progress first without replaying every game.
     finished: Mapped[bool] = mapped_column(default=False, index=True)
@@ -50,7 +55,7 @@ class Game(db.Model):
     )
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
@@ -90,7 +95,7 @@ class Player(db.Model):
     queens: Mapped[int] = mapped_column(default=0)
 
 
-class Hand(db.Model):
+class Hand(Model):
     __tablename__ = "hands"
     # One hand number once per game: two phones recording the same hand cannot both win.
     __table_args__ = (UniqueConstraint("game_id", "number"),)
@@ -106,7 +111,7 @@ class Hand(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class PlayerSummary(db.Model):
+class PlayerSummary(Model):
     """A player's record over every game, kept up to date with each change (summary.py).
 
     Like the seats' records, a cache of the replayed hands: `rebuild-records` computes it again.
@@ -126,7 +131,7 @@ class PlayerSummary(db.Model):
     queens: Mapped[int] = mapped_column(default=0)
 
 
-class SignInAttempt(db.Model):
+class SignInAttempt(Model):
     """Wrong passcodes from one address, to make it wait longer after each."""
 
     __tablename__ = "sign_in_attempts"

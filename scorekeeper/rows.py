@@ -1,25 +1,25 @@
-"""Between the rules' objects and the database rows: one place that knows both."""
+"""Between the rules' objects and the database rows: one place that knows both.
+
+Rows name their columns as the rules name their fields (HouseRules, Hand,
+SeatRecord), so each conversion is a loop over the rules' own field list.
+"""
 
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import asdict, fields
 
 from . import models, rules, summary
 
+HAND_FIELDS = tuple(field.name for field in fields(rules.Hand))
+
 
 def house_rules_of(game: models.Game) -> rules.HouseRules:
-    return rules.HouseRules(
-        target=game.target,
-        pass_cycle=game.pass_cycle,
-        moon=game.moon,
-        sun=game.sun,
-        omnibus=game.omnibus,
-        tie=game.tie,
-        first_dealer=game.first_dealer,
-    )
+    return rules.HouseRules(**{key: getattr(game, key) for key in rules.RULE_KEYS})
 
 
 def facts_of(hand: models.Hand) -> rules.Hand:
-    return rules.Hand(tuple(hand.hearts), hand.queen, hand.jack, hand.all_tricks, hand.moon_option)
+    columns = {key: getattr(hand, key) for key in HAND_FIELDS}
+    return rules.Hand(**{**columns, "hearts": tuple(hand.hearts)})
 
 
 def new_game_row(players: object, given_rules: object) -> models.Game:
@@ -53,13 +53,7 @@ def hand_row(number: int, hand: rules.Hand) -> models.Hand:
 
 
 def hand_columns(hand: rules.Hand) -> dict[str, object]:
-    return {
-        "hearts": list(hand.hearts),
-        "queen": hand.queen,
-        "jack": hand.jack,
-        "all_tricks": hand.all_tricks,
-        "moon_option": hand.moon_option,
-    }
+    return {**asdict(hand), "hearts": list(hand.hearts)}
 
 
 def give_hands(game: models.Game, hands: list[rules.Hand]) -> None:
@@ -69,11 +63,10 @@ def give_hands(game: models.Game, hands: list[rules.Hand]) -> None:
 
 
 def keep_records(game: models.Game, state: rules.GameState) -> None:
-    """Refresh what the game's rows say of its replayed state: finished, and each seat's record."""
+    """Refresh what the game's rows keep of its replayed state: finished, and each seat's record."""
     game.finished = state.finished
     for player, record in zip(game.players, rules.seat_records(state), strict=True):
         before = summary.seat_counts(player)
-        player.total, player.hands_played, player.game_finished = record.total, record.hands, record.finished
-        player.won, player.shared_win = record.won, record.shared_win
-        player.moons, player.queens = record.moons, record.queens
+        for key, value in asdict(record).items():
+            setattr(player, key, value)
         summary.note(player, before, summary.record_counts(record))

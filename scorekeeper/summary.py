@@ -59,11 +59,11 @@ def record_counts(record: rules.SeatRecord) -> Counts:
     """What a seat adds once its record is ``record``."""
     return Counts(
         games=1,
-        finished=int(record.finished),
+        finished=int(record.game_finished),
         wins=int(record.won),
         shared_wins=int(record.shared_win),
         points=record.total,
-        hands=record.hands,
+        hands=record.hands_played,
         moons=record.moons,
         queens=record.queens,
     )
@@ -88,11 +88,11 @@ def _add_pending(session: Session) -> None:
     pending: dict[str, tuple[str, Counts]] = session.info.pop(PENDING, {})
     dialect = session.get_bind().dialect.name
     upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    table = models.PlayerSummary.__table__
+    summaries = models.PlayerSummary
     # In key order, so two transactions changing the same players never wait on each other in a circle.
     for key, (name, change) in sorted(pending.items()):
-        statement = upsert(table).values(name_key=key, name=name, **vars(change))
-        added = {column: table.c[column] + getattr(statement.excluded, column) for column in SUMMED}
+        statement = upsert(summaries).values(name_key=key, name=name, **vars(change))
+        added = {column: getattr(summaries, column) + getattr(statement.excluded, column) for column in SUMMED}
         session.execute(statement.on_conflict_do_update(index_elements=["name_key"], set_=added))
 
 

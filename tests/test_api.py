@@ -16,6 +16,7 @@ def test_create_answers_201_with_location_and_the_game(client):
         "omnibus": False,
         "tie": "play-on",
         "first_dealer": 0,
+        "exact_reset": False,
     }
     assert (game["status"], game["winners"], game["totals"], game["hands"]) == ("in-progress", [], [0, 0, 0, 0], [])
     assert game["next_hand"] == {
@@ -27,6 +28,19 @@ def test_create_answers_201_with_location_and_the_game(client):
         "leads": "2♣",
     }
     assert client.get(answer.headers["Location"]).json == game
+
+
+def test_exact_reset_through_the_api(table):
+    assert table.start_game(target=50, exact_reset=True)["rules"]["exact_reset"] is True
+    table.record_hand([10, 3, 0, 0], 2)  # 10, 3, 13, 0
+    advice = table.preview([0, 13, 0, 0], 1)
+    assert advice["moon"]["options"]["add"]["totals"] == [36, 3, 39, 26]
+    table.record_hand([13, 0, 0, 0], 3)  # 23, 3, 13, 13
+    table.record_hand([12, 0, 1, 0], 2)  # 35, 3, 27, 13
+    table.record_hand([13, 0, 0, 0], 2)  # 48, 3, 40, 13
+    game = table.record_hand([2, 0, 0, 11], 1)  # Ann lands on 50 exactly: back to 0
+    assert game["hands"][-1]["scores"] == [2, 13, 0, 11]
+    assert (game["totals"], game["status"]) == ([0, 16, 40, 24], "in-progress")
 
 
 def test_a_whole_game_gives_the_totals_of_the_rules(table):

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import inspect
 
 from scorekeeper import create_app, database_url, instance_secret
@@ -45,7 +46,7 @@ def test_postgres_urls_use_psycopg():
 def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
-            return
+            pytest.skip("SQLite settings: this run is on PostgreSQL")
         with db.engine.connect() as connection:
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000

@@ -32,6 +32,8 @@ def facts(hearts, queen, **more):
     return {"hearts": list(hearts), "queen": queen, **more}
 
 
+RESET = {"exact_reset": True}
+
 # (example, rules, totals before, facts, hand scores, totals after, finished, winners)
 WORKED_EXAMPLES = [
     (1, {}, [0, 0, 0, 0], facts([4, 0, 9, 0], 1), [4, 13, 9, 0], [4, 13, 9, 0], False, ()),
@@ -101,6 +103,37 @@ WORKED_EXAMPLES = [
         False,
         (),
     ),
+    (13, {"exact_reset": True}, [90, 80, 70, 60], facts([10, 3, 0, 0], 2), [10, 3, 13, 0], [0, 83, 83, 60], False, ()),
+    (
+        14,
+        {"exact_reset": True},
+        [90, 98, 99, 80],
+        facts([10, 3, 0, 0], 2),
+        [10, 3, 13, 0],
+        [0, 101, 112, 80],
+        True,
+        (0,),
+    ),
+    (
+        15,
+        RESET,
+        [74, 50, 60, 90],
+        facts([0, 13, 0, 0], 1, moon_option="subtract"),
+        [0, -26, 0, 0],
+        [74, 24, 60, 90],
+        False,
+        (),
+    ),
+    (
+        "13 without the rule",
+        {},
+        [90, 80, 70, 60],
+        facts([10, 3, 0, 0], 2),
+        [10, 3, 13, 0],
+        [100, 83, 83, 60],
+        True,
+        (3,),
+    ),
 ]
 
 
@@ -141,6 +174,24 @@ def test_moon_advice(example, before, entered, advice, outcomes):
     got = moon_advice(state, hand)
     assert got.advice == advice
     assert {option: choice.outcome for option, choice in got.options.items()} == outcomes
+
+
+def test_moon_advice_counts_the_exact_reset():  # worked example 15
+    rules = HouseRules(exact_reset=True)
+    state = state_with([74, 50, 60, 90], rules)
+    got = moon_advice(state, make_hand(PLAYERS, rules, facts([0, 13, 0, 0], 1), need_option=False))
+    assert got.options["add"].totals == (0, 50, 86, 116) and got.options["add"].outcome == "loses"
+    assert got.options["subtract"].totals == (74, 24, 60, 90) and got.options["subtract"].outcome == "goes-on"
+    assert got.advice == "subtract"
+
+
+def test_the_subtract_floor_uses_the_total_after_a_reset():
+    rules = HouseRules(exact_reset=True, target=50)
+    twice = [make_hand(PLAYERS, rules, facts([12, 0, 1, 0], 0))] * 2  # Ann: 25, then 50, back to 0
+    state = replay(4, rules, twice)
+    assert list(state.totals) == [0, 0, 2, 0] and not state.finished
+    moon = make_hand(PLAYERS, rules, facts([13, 0, 0, 0], 0, moon_option="subtract"))
+    assert play(state, moon).hands[-1].scores == (0, 0, 0, 0)  # floored at 0, the total after the reset
 
 
 def test_advice_shares_beats_going_on():
@@ -302,6 +353,7 @@ BAD_RULES = [
     (4, {"moon": "double"}, "rules.moon", "choose, add, subtract"),
     (4, {"tie": "coin"}, "rules.tie", "play-on, share"),
     (4, {"sun": "yes"}, "rules.sun", "on (true) or off (false)"),
+    (4, {"exact_reset": 1}, "rules.exact_reset", "on (true) or off (false)"),
     (4, {"first_dealer": 4}, "rules.first_dealer", "seat from 0 to 3"),
     (4, {"targte": 50}, "rules.targte", "no such house rule"),
 ]

@@ -43,8 +43,14 @@ def test_moon_options_keep_the_gaps_between_other_players(drawn, before):
 
 
 @given(st.lists(valid_hands(players=4, omnibus=False), max_size=12))
-def test_replay_is_deterministic(drawn):
+def test_replay_keeps_running_totals_of_the_hand_scores(drawn):
     rules = HouseRules(target=1000)
     hands = [hand for _, hand in drawn]
-    assert replay(4, rules, hands) == replay(4, rules, hands)
-    assert len(replay(4, rules, hands).hands) == len(hands)
+    state = replay(4, rules, hands)
+    assert [scored.hand for scored in state.hands] == hands
+    assert [scored.number for scored in state.hands] == list(range(1, len(hands) + 1))
+    running = [0, 0, 0, 0]
+    for scored in state.hands:
+        running = [total + score for total, score in zip(running, scored.scores, strict=True)]
+        assert list(scored.totals) == running
+    assert list(state.totals) == running

@@ -38,6 +38,17 @@ def test_new_game_form_explains_and_preselects_the_defaults(client):
         assert f'checked id="{default}"' in page
     assert 'id="target-0" name="target" type="radio" value="100"' in page
     assert 'checked id="sun"' not in page and 'checked id="omnibus"' not in page
+    assert 'id="exact_reset"' in page and 'checked id="exact_reset"' not in page
+    assert 'maxlength="24"' in page and 'min="10"' in page and 'max="1000"' in page
+
+
+def test_new_game_takes_every_house_rule_from_the_form(client):
+    answer = client.post("/games/new", data={**NEW_GAME, "exact_reset": "y", "omnibus": "y", "target": "50"})
+    assert answer.status_code == 302
+    house = client.get("/api/games/1").json["rules"]
+    assert (house["exact_reset"], house["omnibus"], house["sun"], house["target"]) == (True, True, False, 50)
+    again = client.get("/games/new").get_data(as_text=True)  # the next game offers the same rules
+    assert 'checked id="exact_reset"' in again
 
 
 def test_new_game_offers_the_last_players(client, game):
@@ -79,30 +90,66 @@ def test_recording_a_hand_updates_the_scoreboard(client, game):
 
 
 @pytest.mark.parametrize(
-    "hearts, queen, message",
+    "hearts, queen, message, kept",
     [
-        ([4, 0, 8, 0], 1, "The hearts add up to 12, not 13: one heart missing."),
-        ([4, 0, 9, 1], 1, "The hearts add up to 14, not 13: one heart too many."),
-        ([99, 0, 0, 0], 1, "Ann&#39;s hearts must be a whole number from 0 to 13, not 99."),
-        (["x", 0, 13, 0], 1, "Ann&#39;s hearts must be a whole number from 0 to 13, not &#39;x&#39;."),
-        ([4, 0, 9, 0], 9, "The Q♠ must go to a seat from 0 to 3, not 9."),
-        ([4, 0, 9, 0], "", "Say who took the Q♠."),
-        ([0, 13, 0, 0], 1, "Ben shot the moon: choose add"),
+        ([4, 0, 8, 0], 1, "The hearts add up to 12, not 13: one heart missing.", 4),
+        ([4, 0, 9, 1], 1, "The hearts add up to 14, not 13: one heart too many.", 4),
+        ([99, 0, 0, 0], 1, "Ann&#39;s hearts must be a whole number from 0 to 13, not 99.", None),
+        (["x", 0, 13, 0], 1, "Ann&#39;s hearts must be a whole number from 0 to 13, not &#39;x&#39;.", None),
+        ([4, 0, 9, 0], 9, "The Q♠ must go to a seat from 0 to 3, not 9.", 4),
+        ([4, 0, 9, 0], "", "Say who took the Q♠.", 4),
+        ([0, 13, 0, 0], 1, "Ben shot the moon: choose add", 0),
     ],
 )
-def test_a_bad_hand_is_refused_and_what_was_entered_stays(client, game, hearts, queen, message):
+def test_a_bad_hand_is_refused_and_what_was_entered_stays(client, game, hearts, queen, message, kept):
     answer = client.post(game + "/hands", data=hand_form(hearts, queen, 1))
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert message in page
-    assert f'checked id="hearts-0-{hearts[0]}"' in page or hearts[0] in (99, "x")
+    checked = [chip for chip in range(14) if f'checked id="hearts-0-{chip}"' in page]
+    assert checked == ([] if kept is None else [kept])  # Ann's chip as entered; none for a forged count
     assert client.get("/api/games/1").json["hands"] == []
 
 
-def test_cards_the_house_rules_do_not_play_are_ignored_by_the_form(client, game):
-    answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1, jack=2, all_tricks=1))
-    assert answer.status_code == 302  # the form ignores cards the house rules do not play
-    assert client.get("/api/games/1").json["hands"][0]["jack"] is None
+@pytest.mark.parametrize(
+    "card, message",
+    [
+        ({"jack": 2}, "This game does not play the Omnibus J♦: leave the J♦ out."),
+        ({"all_tricks": 1}, "This game does not play shooting the sun: leave “every trick” out."),
+    ],
+)
+def test_cards_the_house_rules_do_not_play_are_refused_as_by_the_api(client, game, card, message):
+    answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1, **card))
+    assert answer.status_code == 422 and message in answer.get_data(as_text=True)
+    assert client.get("/api/games/1").json["hands"] == []
+
+
+def test_undo_without_a_hand_number_undoes_nothing(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    for number in ("abc", "", "²"):
+        page = client.post(game + "/undo", data={"number": number}, follow_redirects=True).get_data(as_text=True)
+        assert "Say which hand to undo: nothing was undone." in page and "was undone" not in page.replace(
+            "nothing was undone", ""
+        )
+    assert len(client.get("/api/games/1").json["hands"]) == 1
+
+
+@pytest.mark.parametrize(
+    "method, address",
+    [
+        ("get", "/games/9/hands/1"),
+        ("post", "/games/9/hands"),
+        ("post", "/games/9/undo"),
+        ("post", "/games/9/rematch"),
+        ("get", "/games/9/sheet"),
+        ("get", "/games/9/review"),
+        ("get", "/games/9/follow"),
+        ("get", "/games/9/export.json"),
+    ],
+)
+def test_a_missing_game_is_a_404_page_everywhere(client, method, address):
+    answer = getattr(client, method)(address, data={"number": "1"})
+    assert answer.status_code == 404 and "There is no game 9." in answer.get_data(as_text=True)
 
 
 def test_a_moon_shows_both_options_with_advice_then_records_the_choice(client, game):

@@ -4,6 +4,7 @@ Every number the app shows comes from here: points, moons and their advice,
 the end of the game, pass directions and dealers.
 """
 
+from .describe import TableSetup, describe, table_setup
 from .errors import RuleError
 from .game import (
     MAX_HANDS,
@@ -17,12 +18,10 @@ from .game import (
     moon_advice,
     new_game,
     outcome,
-    places,
     play,
-    points_to_go,
     preview,
-    ranking,
     replay,
+    reset_exact,
     shooter_outcome,
 )
 from .hands import FACT_KEYS, HEARTS, MOON_OPTIONS, Hand, Moon, hand_scores, make_hand, moon_shooter, raw_points
@@ -37,6 +36,8 @@ from .house import (
     NAME_MAX,
     OPENING_LEAD,
     PASS_CYCLES,
+    RULE_KEYS,
+    SWITCHES,
     TARGET_PRESETS,
     TIE_RULES,
     HouseRules,
@@ -50,6 +51,7 @@ from .house import (
     pass_targets,
 )
 from .records import SeatRecord, most_queens, seat_records
+from .standings import Standing, places, ranked, standings
 
 __all__ = [
     "CARDS_EACH",
@@ -67,6 +69,8 @@ __all__ = [
     "OPENING_LEAD",
     "OUTCOMES",
     "PASS_CYCLES",
+    "RULE_KEYS",
+    "SWITCHES",
     "TARGET_PRESETS",
     "TIE_RULES",
     "GameState",
@@ -80,9 +84,12 @@ __all__ = [
     "RuleError",
     "ScoredHand",
     "SeatRecord",
+    "Standing",
+    "TableSetup",
     "clean_names",
     "dealer",
     "default_pass_cycle",
+    "describe",
     "hand_scores",
     "has_hidden_characters",
     "house_rules",
@@ -97,11 +104,13 @@ __all__ = [
     "pass_targets",
     "places",
     "play",
-    "points_to_go",
     "preview",
-    "ranking",
+    "ranked",
     "raw_points",
     "replay",
+    "reset_exact",
     "seat_records",
     "shooter_outcome",
+    "standings",
+    "table_setup",
 ]

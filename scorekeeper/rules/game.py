@@ -53,9 +53,26 @@ class GameState:
 
     @property
     def next_hand(self) -> NextHand | None:
+        return None if self.finished else self.hand_ahead(len(self.hands) + 1)
+
+    def upcoming(self) -> NextHand:
+        """The next hand; a finished game refuses to take one (RULES.md section 7)."""
+        if self.next_hand is None:
+            raise RuleError("This game is finished: it takes no more hands.", conflict=True)
+        return self.next_hand
+
+    def hands_ahead(self, count: int) -> tuple[NextHand, ...]:
+        """The next ``count`` hands as they will be dealt and passed (none once finished).
+
+        >>> [ahead.pass_direction for ahead in new_game(4, HouseRules()).hands_ahead(5)]
+        ['left', 'right', 'across', 'hold', 'left']
+        """
         if self.finished:
-            return None
-        number = len(self.hands) + 1
+            return ()
+        return tuple(self.hand_ahead(number) for number in range(len(self.hands) + 1, len(self.hands) + 1 + count))
+
+    def hand_ahead(self, number: int) -> NextHand:
+        """Hand ``number``'s dealer and passes; a tie-break while the lowest total stays tied."""
         direction = pass_direction(self.rules, number)
         return NextHand(
             number=number,
@@ -81,50 +98,33 @@ def outcome(totals: Sequence[int], rules: HouseRules) -> Outcome:
     return Outcome(False, (), True)
 
 
-def places(totals: Sequence[int]) -> tuple[int, ...]:
-    """Each seat's place, lowest total first; equal totals share a place.
-
-    >>> places([10, 5, 10, 20])
-    (2, 1, 2, 4)
-    """
-    return tuple(1 + sum(other < total for other in totals) for total in totals)
-
-
-def points_to_go(totals: Sequence[int], rules: HouseRules) -> int:
-    """How far the highest total is from ending the game.
-
-    >>> points_to_go([45, 16, 39, 30], HouseRules())
-    55
-    """
-    return rules.target - max(totals)
-
-
-def ranking(totals: Sequence[int]) -> list[int]:
-    """The seats from the lowest total to the highest.
-
-    >>> ranking([10, 5, 10, 20])
-    [1, 0, 2, 3]
-    """
-    return sorted(range(len(totals)), key=lambda seat: totals[seat])
-
-
 def new_game(players: int, rules: HouseRules) -> GameState:
     return GameState(players, rules, (), (0,) * players, Outcome(False, (), False))
 
 
 def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
     """The state after one more hand; ``option`` overrides the hand's moon option."""
-    if state.finished:
-        raise RuleError("This game is finished: it takes no more hands.", conflict=True)
+    upcoming = state.upcoming()
     if len(state.hands) >= MAX_HANDS:
         message = f"A game takes at most {MAX_HANDS} hands, and this one has them all."
         raise RuleError(message, {"hands": message})
-    upcoming = state.next_hand
-    assert upcoming is not None
     scores, moon = hand_scores(hand, state.rules, state.totals, option or fixed_option(hand, state.rules))
-    totals = tuple(before + score for before, score in zip(state.totals, scores, strict=True))
+    totals = reset_exact(tuple(before + score for before, score in zip(state.totals, scores, strict=True)), state.rules)
     scored = ScoredHand(upcoming.number, upcoming.dealer, upcoming.pass_direction, hand, moon, tuple(scores), totals)
     return GameState(state.players, state.rules, (*state.hands, scored), totals, outcome(totals, state.rules))
+
+
+def reset_exact(totals: tuple[int, ...], rules: HouseRules) -> tuple[int, ...]:
+    """With ``exact_reset``, a total landing exactly on the target goes back to 0 (RULES.md 5.3).
+
+    >>> reset_exact((100, 83, 83, 60), HouseRules(exact_reset=True))
+    (0, 83, 83, 60)
+    >>> reset_exact((100, 83, 83, 60), HouseRules())
+    (100, 83, 83, 60)
+    """
+    if not rules.exact_reset:
+        return totals
+    return tuple(0 if total == rules.target else total for total in totals)
 
 
 def replay(players: int, rules: HouseRules, hands: Sequence[Hand]) -> GameState:

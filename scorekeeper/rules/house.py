@@ -37,12 +37,14 @@ class HouseRules:
     omnibus: bool = False
     tie: str = "play-on"
     first_dealer: int = 0
+    exact_reset: bool = False  # a total landing exactly on the target goes back to 0
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
 RULE_KEYS = tuple(f.name for f in fields(HouseRules))
+SWITCHES = tuple(f.name for f in fields(HouseRules) if f.type in (bool, "bool"))  # the on/off rules
 
 
 def default_pass_cycle(players: int) -> str:
@@ -129,7 +131,7 @@ def _rule_problem(key: str, value: object, players: int) -> str | None:
             return "The pass cycle must be one of: " + ", ".join(PASS_CYCLES) + "."
         if "across" in PASS_CYCLES[str(value)] and players != 4:
             return f"Passing across needs exactly 4 players, not {players}."
-    elif key in ("sun", "omnibus"):
+    elif key in SWITCHES:
         if not isinstance(value, bool):
             return f"The {key} rule is on (true) or off (false)."
     elif key == "moon" and value not in MOON_RULES:

@@ -7,9 +7,11 @@ from .game import GameState
 
 @dataclass(frozen=True)
 class SeatRecord:
+    """Named as the seat's columns that keep it (models.Player), so storing it is a loop."""
+
     total: int
-    hands: int
-    finished: bool
+    hands_played: int
+    game_finished: bool
     won: bool  # alone
     shared_win: bool
     moons: int  # moons and suns shot
@@ -23,14 +25,14 @@ def seat_records(state: GameState) -> list[SeatRecord]:
     >>> from .game import replay
     >>> from .hands import Hand
     >>> seat_records(replay(3, HouseRules(target=13), [Hand((13, 0, 0), 0, moon_option="add")]))[0]
-    SeatRecord(total=0, hands=1, finished=True, won=True, shared_win=False, moons=1, queens=1)
+    SeatRecord(total=0, hands_played=1, game_finished=True, won=True, shared_win=False, moons=1, queens=1)
     """
     winners = state.outcome.winners
     return [
         SeatRecord(
             total=state.totals[seat],
-            hands=len(state.hands),
-            finished=state.finished,
+            hands_played=len(state.hands),
+            game_finished=state.finished,
             won=seat in winners and len(winners) == 1,
             shared_win=seat in winners and len(winners) > 1,
             moons=sum(1 for scored in state.hands if scored.moon and scored.moon.shooter == seat),

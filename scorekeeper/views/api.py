@@ -3,7 +3,6 @@
 import json
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
-from werkzeug.exceptions import HTTPException
 
 from .. import games, guard, rules
 from ..serialize import game_json, preview_json, summary_json
@@ -49,28 +48,6 @@ def json_body() -> dict[str, object]:
     return body
 
 
-def error(status: int, message: str, errors: dict[str, str] | None = None) -> tuple[Response, int]:
-    body: dict[str, object] = {"error": message}
-    if errors:
-        body["errors"] = errors
-    return jsonify(body), status
-
-
-@bp.errorhandler(rules.RuleError)
-def rule_broken(broken: rules.RuleError) -> tuple[Response, int]:
-    return error(409 if broken.conflict else 422, broken.message, broken.errors)
-
-
-@bp.errorhandler(games.GameNotFound)
-def not_found(missing: games.GameNotFound) -> tuple[Response, int]:
-    return error(404, str(missing))
-
-
-def http_error(problem: HTTPException) -> tuple[Response, int]:
-    """Every HTTP error under /api is JSON too, for unknown addresses as well."""
-    return error(problem.code or 500, problem.description or problem.name)
-
-
 @bp.post("/games")
 def create_game() -> tuple[Response, int, dict[str, str]]:
     body = json_body()
@@ -80,7 +57,7 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
 
 @bp.get("/games")
 def list_games() -> Response:
-    limit = _int_arg("limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+    limit = _int_arg("limit", DEFAULT_LIMIT, 1, MAX_LIMIT) or DEFAULT_LIMIT
     before = _int_arg("before", None, 1, None)
     found, more = games.list_games(limit, before)
     following = url_for(".list_games", limit=limit, before=found[-1].id) if more else None

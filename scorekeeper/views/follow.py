@@ -3,28 +3,28 @@
 import functools
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import games
 from ..db import db
-from .table import load_or_404
 
 bp = Blueprint("follow", __name__)
 
 
 @bp.get("/f/<int:game_id>")
-def short_link(game_id: int) -> Response:
+def short_link(game_id: int) -> WerkzeugResponse:
     return redirect(url_for(".follow", game_id=game_id))
 
 
 @bp.get("/games/<int:game_id>/follow")
 def follow(game_id: int) -> str:
-    return render_template("follow/page.html", loaded=load_or_404(game_id))
+    return render_template("follow/page.html", loaded=games.load_game(game_id))
 
 
 @functools.lru_cache(maxsize=256)
 def rendered_board(database: str, game_id: int, version: str) -> str:
     """A board is the same for every follower until the game changes: render each version once."""
-    return render_template("follow/_board.html", loaded=load_or_404(game_id))
+    return render_template("follow/_board.html", loaded=games.load_game(game_id))
 
 
 @bp.get("/games/<int:game_id>/follow/board")

@@ -1,13 +1,14 @@
 """Looking back: past games, one game's review, players' records, export and import."""
 
 import json
+from collections.abc import Iterable
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import ROW_NUMBER_MAX, export, games, history, restore, rules
 from ..chart import totals_chart
 from ..forms import ActionForm, ImportForm, seat_or_text
-from .table import load_or_404
 
 bp = Blueprint("history", __name__)
 
@@ -27,7 +28,7 @@ def past_games() -> str:
 
 @bp.get("/games/<int:game_id>/review")
 def review(game_id: int) -> str:
-    loaded = load_or_404(game_id)
+    loaded = games.load_game(game_id)
     state = loaded.state
     chart = totals_chart(loaded.players, [scored.totals for scored in state.hands], state.rules.target)
     seats, queens = rules.most_queens(rules.seat_records(state))
@@ -50,15 +51,15 @@ def player(name: str) -> str:
 
 @bp.get("/history/export.<kind>")
 def export_all(kind: str) -> Response:
-    return download(kind, export.all_games(), "hearts-games")
+    return download(kind, games.all_games(), "hearts-games")
 
 
 @bp.get("/games/<int:game_id>/export.<kind>")
 def export_game(game_id: int, kind: str) -> Response:
-    return download(kind, [load_or_404(game_id)], f"hearts-game-{game_id}")
+    return download(kind, [games.load_game(game_id)], f"hearts-game-{game_id}")
 
 
-def download(kind: str, found, stem: str) -> Response:
+def download(kind: str, found: Iterable[games.LoadedGame], stem: str) -> Response:
     if kind == "json":
         body, mimetype = json.dumps(export.as_json(found), ensure_ascii=False, indent=1), "application/json"
     elif kind == "csv":
@@ -70,7 +71,7 @@ def download(kind: str, found, stem: str) -> Response:
 
 
 @bp.route("/history/import", methods=["GET", "POST"])
-def import_games() -> str | Response | tuple[str, int]:
+def import_games() -> ResponseReturnValue:
     form = ImportForm()
     if form.validate_on_submit():
         try:
@@ -90,8 +91,8 @@ def import_games() -> str | Response | tuple[str, int]:
 
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
-def delete_game(game_id: int) -> str | Response:
-    loaded = load_or_404(game_id)
+def delete_game(game_id: int) -> ResponseReturnValue:
+    loaded = games.load_game(game_id)
     form = ActionForm()
     if form.validate_on_submit():
         games.delete_game(game_id)

@@ -4,9 +4,8 @@ from dataclasses import dataclass
 
 from flask import Blueprint, render_template, request
 
-from .. import rules
+from .. import games, rules
 from ..forms import BlankSheetForm
-from .table import load_or_404
 
 bp = Blueprint("sheets", __name__)
 
@@ -25,11 +24,9 @@ class Row:
 
 
 def sheet_rows(state: rules.GameState, at_least: int) -> list[Row]:
-    rows = [Row(hand.number, hand.pass_direction, hand.dealer, hand) for hand in state.hands]
-    for number in range(len(state.hands) + 1, at_least + 1):
-        direction = rules.pass_direction(state.rules, number)
-        rows.append(Row(number, direction, rules.dealer(state.rules, state.players, number)))
-    return rows
+    played = [Row(hand.number, hand.pass_direction, hand.dealer, hand) for hand in state.hands]
+    ahead = state.hands_ahead(max(0, at_least - len(state.hands)))
+    return played + [Row(hand.number, hand.pass_direction, hand.dealer) for hand in ahead]
 
 
 def paper() -> str:
@@ -51,21 +48,26 @@ def blank() -> tuple[str, int]:
         house = rules.house_rules(form.seats())
     state = rules.new_game(form.seats(), house)
     page = render_template(
-        "sheets/blank.html", form=form, names=names, house=house, rows=sheet_rows(state, SHEET_ROWS), paper=paper()
+        "sheets/blank.html",
+        form=form,
+        names=names,
+        rules_text=rules.describe(house, form.seats()),
+        rows=sheet_rows(state, SHEET_ROWS),
+        paper=paper(),
     )
     return page, 422 if form.form_errors or form.errors else 200
 
 
 @bp.get("/games/<int:game_id>/sheet")
 def game_sheet(game_id: int) -> str:
-    loaded = load_or_404(game_id)
+    loaded = games.load_game(game_id)
     state = loaded.state
     at_least = len(state.hands) if state.finished else max(SHEET_ROWS, len(state.hands) + 1)
     return render_template(
         "sheets/game.html",
         loaded=loaded,
         names=loaded.players,
-        house=state.rules,
+        rules_text=rules.describe(state.rules, len(loaded.players)),
         rows=sheet_rows(state, at_least),
         paper=paper(),
     )

@@ -1,46 +1,12 @@
 """The pages a table uses during a game: start it, record hands, fix mistakes, finish."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from .. import games, rules
 from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
-from ..qr import qr_svg
 
 bp = Blueprint("table", __name__)
-
-
-OUTCOME_WORDS = {
-    "wins": "ends the game: the shooter wins",
-    "shares": "ends the game: the shooter shares the win",
-    "goes-on": "the game goes on",
-    "loses": "ends the game: someone else wins",
-}
-
-
-@bp.app_context_processor
-def page_helpers() -> dict[str, object]:
-    # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
-    # read a body too large for the error page that says so (413), and fail again.
-    return {"rules": rules, "OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm(formdata=None)}
-
-
-@bp.app_template_filter("and_list")
-def and_list(names: list[str]) -> str:
-    """Ann; Ann and Ben; Ann, Ben and Cat."""
-    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def http_error(problem: HTTPException) -> tuple[str, int]:
-    return render_template("error.html", problem=problem), problem.code or 500
-
-
-def load_or_404(game_id: int) -> games.LoadedGame:
-    try:
-        return games.load_game(game_id)
-    except games.GameNotFound as missing:
-        abort(404, str(missing))
 
 
 @bp.get("/")
@@ -69,27 +35,21 @@ def new_game() -> str | Response | tuple[str, int]:
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> str:
-    loaded = load_or_404(game_id)
-    if loaded.state.finished:
+    loaded = games.load_game(game_id)
+    upcoming = loaded.state.next_hand
+    if upcoming is None:
         return render_template("table/over.html", loaded=loaded)
-    form = HandForm(number=loaded.state.next_hand.number).for_table(loaded.players)
+    form = HandForm(number=upcoming.number).for_table(loaded.players)
     return render_template("table/game.html", loaded=loaded, form=form)
-
-
-@bp.app_template_global()
-def follow_link(game_id: int) -> dict[str, object]:
-    """The short address other phones open to follow a game, and its QR code."""
-    url = url_for("follow.short_link", game_id=game_id, _external=True)
-    return {"url": url, "qr": qr_svg(url)}
 
 
 @bp.post("/games/<int:game_id>/hands")
 def record_hand(game_id: int) -> str | Response | tuple[str, int]:
-    loaded = load_or_404(game_id)
+    loaded = games.load_game(game_id)
     form = HandForm().for_table(loaded.players)
     if form.validate_on_submit():
         try:
-            games.record_hand(game_id, {**form.facts(loaded.rules), "number": seat_or_text(form.number.data)})
+            games.record_hand(game_id, {**form.facts(), "number": seat_or_text(form.number.data)})
         except rules.RuleError as broken:
             if broken.conflict:
                 flash(broken.message, "error")
@@ -102,7 +62,7 @@ def record_hand(game_id: int) -> str | Response | tuple[str, int]:
 
 @bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
 def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
-    loaded = load_or_404(game_id)
+    loaded = games.load_game(game_id)
     if not 1 <= number <= len(loaded.state.hands):
         abort(404, f"Game {game_id} has no hand {number}.")
     form = HandForm().for_table(loaded.players)
@@ -110,7 +70,7 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
         form.fill(loaded.state.hands[number - 1])
     elif form.validate_on_submit():
         try:
-            games.correct_hand(game_id, number, form.facts(loaded.rules))
+            games.correct_hand(game_id, number, form.facts())
         except rules.RuleError as broken:
             show_rule_errors(form, broken)
         else:
@@ -125,19 +85,20 @@ def undo_hand(game_id: int) -> Response:
     form = ActionForm()
     if form.validate_on_submit():
         number = seat_or_text(form.number.data)
+        if not isinstance(number, int):
+            flash("Say which hand to undo: nothing was undone.", "error")
+            return redirect(url_for(".game", game_id=game_id))
         try:
-            games.undo_hand(game_id, number if isinstance(number, int) else None)
+            games.undo_hand(game_id, number)
             flash(f"Hand {number} was undone.", "done")
         except rules.RuleError as broken:
             flash(broken.message, "error")
-        except games.GameNotFound as missing:
-            abort(404, str(missing))
     return redirect(url_for(".game", game_id=game_id))
 
 
 @bp.post("/games/<int:game_id>/rematch")
 def rematch(game_id: int) -> Response:
-    loaded = load_or_404(game_id)
+    loaded = games.load_game(game_id)
     if not ActionForm().validate_on_submit():
         abort(400, "The form expired: go back and try again.")
     again = games.create_game(loaded.players, loaded.rules.as_dict())
@@ -147,6 +108,6 @@ def rematch(game_id: int) -> Response:
 def try_preview(loaded: games.LoadedGame, form: HandForm) -> games.Preview | None:
     """What the entered hand would give, to show a moon's options; None if it breaks a rule."""
     try:
-        return games.preview_hand(loaded.id, form.facts(loaded.rules))
+        return games.preview_hand(loaded.id, form.facts())
     except rules.RuleError:
         return None

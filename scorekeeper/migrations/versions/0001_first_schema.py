@@ -14,7 +14,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     op.create_table(
         "games",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -56,7 +56,7 @@ def upgrade():
     )
 
 
-def downgrade():
+def downgrade() -> None:
     op.drop_table("hands")
     op.drop_table("players")
     op.drop_table("games")

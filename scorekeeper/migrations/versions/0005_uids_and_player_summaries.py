@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"  # TEMP until main lands 0004
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,60 @@
+"""Where each player stands: places, the leader and who is closest to ending the game."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .game import GameState
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    total: int
+    place: int  # 1 for the lowest total; equal totals share a place
+    leads: bool  # lowest total, once a hand has been played
+    closest: bool  # highest total, once a hand has been played: nearest the target
+    to_go: int  # points before this total reaches the target
+
+
+def places(totals: Sequence[int]) -> tuple[int, ...]:
+    """Each seat's place, lowest total first; equal totals share a place.
+
+    >>> places([10, 5, 10, 20])
+    (2, 1, 2, 4)
+    """
+    return tuple(1 + sum(other < total for other in totals) for total in totals)
+
+
+def standings(state: GameState) -> list[Standing]:
+    """Every seat's standing, in seat order.
+
+    >>> from .game import replay
+    >>> from .house import HouseRules
+    >>> from .hands import Hand
+    >>> [(s.place, s.leads, s.closest) for s in standings(replay(3, HouseRules(), [Hand((4, 0, 9), 1)]))]
+    [(1, True, False), (3, False, True), (2, False, False)]
+    """
+    played = bool(state.hands)
+    highest, ranks, target = max(state.totals), places(state.totals), state.rules.target
+    return [
+        Standing(
+            seat,
+            total,
+            ranks[seat],
+            played and ranks[seat] == 1,
+            played and total == highest,
+            target - total,
+        )
+        for seat, total in enumerate(state.totals)
+    ]
+
+
+def ranked(state: GameState) -> list[Standing]:
+    """The standings from the lowest total to the highest (seat order between equals).
+
+    >>> from .game import new_game
+    >>> from .house import HouseRules
+    >>> [s.seat for s in ranked(new_game(3, HouseRules()))]
+    [0, 1, 2]
+    """
+    return sorted(standings(state), key=lambda standing: standing.total)

@@ -1,0 +1,91 @@
+"""What every blueprint shares: template helpers, and one answer for each kind of error.
+
+Pages get an error page, the API gets JSON (API.md's error object), whichever
+view the error came from: a game deleted while a request was on its way is a
+404 like any other missing game.
+"""
+
+from flask import Flask, jsonify, make_response, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from .. import games, rules
+from ..db import db
+from ..forms import ActionForm
+from ..qr import qr_svg
+
+BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
+OUTCOME_WORDS = {
+    "wins": "ends the game: the shooter wins",
+    "shares": "ends the game: the shooter shares the win",
+    "goes-on": "the game goes on",
+    "loses": "ends the game: someone else wins",
+}
+
+
+def register(app: Flask) -> None:
+    app.context_processor(page_helpers)
+    app.add_template_filter(and_list)
+    app.add_template_global(follow_link)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(rules.RuleError, rule_broken)
+    app.register_error_handler(games.GameNotFound, not_found)
+    app.register_error_handler(OperationalError, database_busy)
+
+
+def page_helpers() -> dict[str, object]:
+    # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
+    # read a body too large for the error page that says so (413), and fail again.
+    return {"OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm(formdata=None)}
+
+
+def and_list(names: list[str]) -> str:
+    """Ann; Ann and Ben; Ann, Ben and Cat.
+
+    >>> and_list(["Ann", "Ben", "Cat"])
+    'Ann, Ben and Cat'
+    """
+    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def follow_link(game_id: int) -> dict[str, object]:
+    """The short address other phones open to follow a game, and its QR code."""
+    url = url_for("follow.short_link", game_id=game_id, _external=True)
+    return {"url": url, "qr": qr_svg(url)}
+
+
+def json_error(status: int, message: str, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+    body: dict[str, object] = {"error": message}
+    if errors:
+        body["errors"] = errors
+    return jsonify(body), status
+
+
+def error_answer(status: int, title: str, message: str, errors: dict[str, str] | None = None) -> ResponseReturnValue:
+    if request.path.startswith("/api/"):
+        return json_error(status, message, errors)
+    return render_template("error.html", title=title, message=message), status
+
+
+def http_error(problem: HTTPException) -> ResponseReturnValue:
+    return error_answer(problem.code or 500, problem.name, problem.description or problem.name)
+
+
+def rule_broken(broken: rules.RuleError) -> ResponseReturnValue:
+    status = 409 if broken.conflict else 422
+    return error_answer(status, "That cannot be done", broken.message, broken.errors)
+
+
+def not_found(missing: games.GameNotFound) -> ResponseReturnValue:
+    return error_answer(404, "Not found", str(missing))
+
+
+def database_busy(problem: OperationalError) -> ResponseReturnValue:
+    """SQLite's write lock held past the busy timeout (a long import): nothing was stored, come back soon."""
+    if "locked" not in str(problem.orig):
+        raise problem
+    db.session.rollback()
+    answer = make_response(error_answer(503, "Busy", BUSY))
+    answer.headers["Retry-After"] = "2"
+    return answer
