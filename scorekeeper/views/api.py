@@ -1,6 +1,7 @@
 """The JSON API of API.md: the same games, through the same service and rules."""
 
 import json
+from pathlib import Path
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
@@ -12,6 +13,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100
 
 
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.json"
 BODY_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
 
 
@@ -46,6 +48,12 @@ def json_body() -> dict[str, object]:
     if not isinstance(body, dict):
         abort(400, "The body must be a JSON object.")
     return body
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """This API described as OpenAPI 3.1 (kept beside the code, checked by the tests against the real answers)."""
+    return Response(OPENAPI.read_bytes(), mimetype="application/json")
 
 
 @bp.post("/games")
