@@ -19,7 +19,16 @@ from sqlalchemy.orm import selectinload
 
 from . import models, rules, summary
 from .db import db
-from .rows import facts_of, hand_columns, hand_row, house_rules_of, keep_records, new_game_row, search_key
+from .rows import (
+    facts_of,
+    give_hands,
+    hand_columns,
+    hand_row,
+    house_rules_of,
+    keep_records,
+    new_game_row,
+    search_key,
+)
 from .rules import Standing, TableSetup
 
 
@@ -113,6 +122,7 @@ def _remember(key: tuple[str, datetime, int], state: rules.GameState) -> None:
 @changes_a_game
 def create_game(players: object, given_rules: object = None) -> LoadedGame:
     game = new_game_row(players, given_rules)
+    give_hands(game, [])  # a game with no hand yet counts in its players' records
     db.session.add(game)
     db.session.commit()
     return replayed(game)

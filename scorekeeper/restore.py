@@ -58,11 +58,13 @@ def _store_batch(batch: list[ExportedGame]) -> list[int]:
         rows = [_game_row(game) for game in batch if game.uid not in stored]
         db.session.add_all(rows)
         try:
+            db.session.flush()
+            ids = [row.id for row in rows]  # read before the commit expires them (a query each after)
             db.session.commit()
         except IntegrityError:  # the same file imported at the same moment elsewhere: look again
             db.session.rollback()
             continue
-        return [row.id for row in rows]
+        return ids
     raise RuntimeError("Another import kept storing the same games at the same time.")
 
 

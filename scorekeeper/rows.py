@@ -6,11 +6,12 @@ SeatRecord), so each conversion is a loop over the rules' own field list.
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import asdict, fields
+from dataclasses import fields
 
 from . import models, rules, summary
 
 HAND_FIELDS = tuple(field.name for field in fields(rules.Hand))
+SEAT_FIELDS = tuple(field.name for field in fields(rules.SeatRecord))
 
 
 def house_rules_of(game: models.Game) -> rules.HouseRules:
@@ -30,7 +31,6 @@ def new_game_row(players: object, given_rules: object) -> models.Game:
     house = rules.house_rules(len(names), given_rules)
     game = models.Game(**house.as_dict())
     game.players = [models.Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)]
-    keep_records(game, rules.new_game(len(names), house))  # a game with no hand yet counts in its players' records
     return game
 
 
@@ -53,7 +53,7 @@ def hand_row(number: int, hand: rules.Hand) -> models.Hand:
 
 
 def hand_columns(hand: rules.Hand) -> dict[str, object]:
-    return {**asdict(hand), "hearts": list(hand.hearts)}
+    return {**{key: getattr(hand, key) for key in HAND_FIELDS}, "hearts": list(hand.hearts)}
 
 
 def give_hands(game: models.Game, hands: list[rules.Hand]) -> None:
@@ -67,6 +67,6 @@ def keep_records(game: models.Game, state: rules.GameState) -> None:
     game.finished = state.finished
     for player, record in zip(game.players, rules.seat_records(state), strict=True):
         before = summary.seat_counts(player)
-        for key, value in asdict(record).items():
-            setattr(player, key, value)
+        for key in SEAT_FIELDS:  # not asdict(): it deep-copies, and an import stores thousands of seats
+            setattr(player, key, getattr(record, key))
         summary.note(player, before, summary.record_counts(record))
