@@ -42,7 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         # The largest body taken: an import of a club's whole history (10,000 games export to about
-        # 60 MB). The API takes far less (views/api.py), and forms without a file 500 kB (Flask's default).
+        # 45 MB). The API takes far less (views/api.py), and forms without a file 500 kB (Flask's default).
         MAX_CONTENT_LENGTH=IMPORT_MAX,
     )
     app.config.from_pyfile("config.py", silent=True)
