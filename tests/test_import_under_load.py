@@ -1,20 +1,27 @@
 """Point 7 of the security review: a 10,000-game import while four tables keep recording hands.
 
-Every hand posted during the import answers 201 (stored) or 503 (busy: nothing
+The real server (gunicorn, as `make run` serves it) takes the import and the
+hands. Every hand posted during the import answers 201 (stored) or 503 (busy: nothing
 stored, try again), never 500, and every 201 is found stored afterwards.
 """
 
 import http.client
 import json
+import re
 import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
 from collections import Counter
+from datetime import datetime
+
+import pytest
 
 from scorekeeper.db import db
 from scorekeeper.models import Game, Hand
+
+from server import running_server
 
 GAMES = 10_000
 TABLES = 4
@@ -76,23 +83,29 @@ class TableAtPlay(threading.Thread):
 
 
 def upload(url, document):
-    """The import page's form posted as a browser posts it; the status of the answer (not followed)."""
-    boundary = uuid.uuid4().hex
-    head = f'--{boundary}\r\nContent-Disposition: form-data; name="export"; filename="backup.json"\r\n\r\n'
-    body = head.encode() + document + f"\r\n--{boundary}--\r\n".encode()
+    """The import page's form posted as a browser posts it (its CSRF token and cookie); the answer's status."""
     connection = http.client.HTTPConnection(url.removeprefix("http://"), timeout=600)
-    connection.request("POST", "/history/import", body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    connection.request("GET", "/history/import")
+    page = connection.getresponse()
+    cookie = page.getheader("Set-Cookie").split(";")[0]
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.read().decode()).group(1)
+    boundary = uuid.uuid4().hex
+    fields = f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{token}\r\n'
+    fields += f'--{boundary}\r\nContent-Disposition: form-data; name="export"; filename="backup.json"\r\n\r\n'
+    body = fields.encode() + document + f"\r\n--{boundary}--\r\n".encode()
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": cookie}
+    connection.request("POST", "/history/import", body, headers)
     status = connection.getresponse().status
     connection.close()
     return status
 
 
-def test_hands_recorded_during_a_big_import_are_all_kept(app):
-    from browser import served
-
+@pytest.mark.server
+def test_hands_recorded_during_a_big_import_are_all_kept(app, database_url):
     document = json.dumps(backup(GAMES)).encode()
     done = threading.Event()
-    with served(app) as url:
+    with running_server(database_url) as server:
+        url = server.base
         tables = [TableAtPlay(url, threading.Event(), done) for _ in range(TABLES)]
         for table in tables:
             table.start()
@@ -110,7 +123,7 @@ def test_hands_recorded_during_a_big_import_are_all_kept(app):
     assert [table.error for table in tables] == [None] * TABLES
     assert set(statuses) <= {201, 503}, statuses
     with app.app_context():
-        assert db.session.query(Game).filter(Game.created_at < "2026-01-01").count() == GAMES
+        assert db.session.query(Game).filter(Game.created_at < datetime(2026, 1, 1)).count() == GAMES
         for table in tables:
             for game_id, count in table.acknowledged.items():
                 assert db.session.query(Hand).filter_by(game_id=game_id).count() == count
