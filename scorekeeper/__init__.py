@@ -44,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The largest body taken: an import of a club's whole history (10,000 games export to about
         # 45 MB). The API takes far less (views/api.py), and forms without a file 500 kB (Flask's default).
         MAX_CONTENT_LENGTH=IMPORT_MAX,
+        WTF_CSRF_TIME_LIMIT=None,  # a form's token is good for its session: a table page stays open all evening
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_PASSCODE"):
@@ -155,6 +156,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(table.bp)
+    # The hand forms check their own token, so that a refused one keeps the hand entered.
+    csrf.exempt(table.record_hand)
+    csrf.exempt(table.correct_hand)
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(follow.bp)

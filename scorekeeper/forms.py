@@ -137,6 +137,9 @@ class ActionForm(FlaskForm):
     number = HiddenField()
 
 
+HAND_FIELDS = ("hearts", "queen", "jack", "all_tricks", "moon_option")  # in the order the page shows them
+
+
 class HandForm(FlaskForm):
     """One hand's facts; ``number`` stops two phones from recording the same hand."""
 
@@ -181,6 +184,12 @@ class HandForm(FlaskForm):
             "all_tricks": self.all_tricks.data,
             "moon_option": self.moon_option.data or None,
         }
+
+    def first_error(self) -> str | None:
+        """The first part of the form at fault, top to bottom: where a refused save returns the player."""
+        if self.form_errors:
+            return "form"
+        return next((name for name in HAND_FIELDS if self.errors.get(name)), None)
 
     def fill(self, scored: rules.ScoredHand) -> None:
         hand = scored.hand

@@ -19,6 +19,7 @@ from sqlalchemy.orm import selectinload
 
 from . import models, rules, summary
 from .db import db
+from .names import short_names
 from .rows import (
     facts_of,
     give_hands,
@@ -70,6 +71,11 @@ class LoadedGame:
     def rules(self) -> rules.HouseRules:
         return self.state.rules
 
+    @functools.cached_property
+    def short_names(self) -> list[str]:
+        """The names where space is short (scoreboard, chips, column heads): never two alike."""
+        return short_names(self.players)
+
     @property
     def standings(self) -> list[Standing]:
         return rules.standings(self.state)
@@ -85,6 +91,14 @@ class LoadedGame:
     @property
     def winner_names(self) -> list[str]:
         return [self.players[seat] for seat in self.state.outcome.winners]
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The game after recording a hand; ``resent`` when that hand was already stored as sent."""
+
+    loaded: LoadedGame
+    resent: bool = False
 
 
 @dataclass(frozen=True)
@@ -214,31 +228,59 @@ def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
 
 
 @changes_a_game
-def record_hand(game_id: int, facts: Mapping[str, object]) -> LoadedGame:
-    """Store the next hand; ``facts["number"]``, when given, must be that hand's number."""
+def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
+    """Store the next hand; ``facts["number"]``, when given, must be that hand's number.
+
+    A resend of a stored hand with its number and the same facts (a double tap,
+    a retry after a lost answer) stores nothing and is no error.
+    """
     loaded = _locked(game_id)
-    expected = loaded.state.upcoming().number
+    expected = len(loaded.state.hands) + 1
     number = facts.get("number")
     if number is not None and not rules.is_whole(number):
         raise rules.RuleError("The hand number must be a whole number.", {"number": "A whole number."})
     if number is not None and number != expected:
+        if _already_stored(loaded, number, facts):
+            db.session.rollback()  # not even updated_at changes: followers see nothing new
+            return Recorded(loaded, resent=True)
         raise rules.RuleError(f"Hand {number} is not the next hand: the next is hand {expected}.", conflict=True)
+    loaded.state.upcoming()  # a finished game takes no more hands (a resend of its last one is answered above)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     state = rules.play(loaded.state, hand)
     loaded.game.hands.append(hand_row(expected, hand))
-    return _commit(loaded, state)
+    return Recorded(_commit(loaded, state))
+
+
+def _already_stored(loaded: LoadedGame, number: object, facts: Mapping[str, object]) -> bool:
+    """Whether hand ``number`` is stored with exactly these facts."""
+    if not rules.is_whole(number) or not 1 <= number <= len(loaded.state.hands):
+        return False
+    try:
+        hand = rules.make_hand(loaded.players, loaded.rules, facts)
+    except rules.RuleError:
+        return False
+    return hand == loaded.state.hands[number - 1].hand
+
+
+def corrected(loaded: LoadedGame, number: int, facts: Mapping[str, object]) -> tuple[rules.Hand, rules.GameState]:
+    """Hand ``number`` as ``facts`` say, and the game replayed with it; nothing stored."""
+    _stored_hand(loaded, number)
+    hand = rules.make_hand(loaded.players, loaded.rules, facts)
+    hands = _facts(loaded)
+    hands[number - 1] = hand
+    return hand, rules.replay(len(loaded.players), loaded.rules, hands)
+
+
+def preview_correction(game_id: int, number: int, facts: Mapping[str, object]) -> rules.GameState:
+    return corrected(load_game(game_id), number, facts)[1]
 
 
 @changes_a_game
 def correct_hand(game_id: int, number: int, facts: Mapping[str, object]) -> LoadedGame:
     loaded = _locked(game_id)
-    stored = _stored_hand(loaded, number)
-    hand = rules.make_hand(loaded.players, loaded.rules, facts)
-    hands = _facts(loaded)
-    hands[number - 1] = hand
-    state = rules.replay(len(loaded.players), loaded.rules, hands)
+    hand, state = corrected(loaded, number, facts)
     for key, value in hand_columns(hand).items():
-        setattr(stored, key, value)
+        setattr(loaded.game.hands[number - 1], key, value)
     return _commit(loaded, state)
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from browser import CHROMIUM, CHROMIUM_ARGS, served  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
@@ -26,6 +26,33 @@ def seed(client):
     for hearts, queen in [([4, 0, 9], 1), ([1, 2, 10], 2)]:
         client.post(f"/api/games/{over['id']}/hands", json={"hearts": hearts, "queen": queen})
     return game["id"], over["id"]
+
+
+def seed_long_names(client):
+    """Five long names, two of them alike, a few hands in: the table page's hardest first screen."""
+    game = client.post("/api/games", json={"players": LONG_NAMES}).json
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
+        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
+    return game["id"]
+
+
+def long_names_shots(browser, base, game, out, scheme):
+    """The first screen at 360 x 740, a refused save, and a moon, as a new player would see them."""
+    context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{base}/games/{game}")
+    page.screenshot(path=str(out / f"five-first-screen-{scheme}.png"))
+    page.get_by_role("group", name="Hearts taken by Christina").get_by_text("5", exact=True).click()
+    page.get_by_role("button", name="Save hand").click()
+    page.screenshot(path=str(out / f"five-missing-{scheme}.png"))
+    page.goto(f"{base}/games/{game}")
+    page.get_by_role("group", name="Hearts taken by Christopher").get_by_text("13", exact=True).click()
+    page.get_by_role("group", name="Who took the Q♠").get_by_role("radio", name="Christopher").click(force=True)
+    page.locator("[data-advised]:not([hidden])").wait_for()
+    page.screenshot(path=str(out / f"five-moon-{scheme}.png"))
+    page.goto(f"{base}/games/{game}")
+    page.screenshot(path=str(out / f"five-table-{scheme}.png"), full_page=True)
+    context.close()
 
 
 def shoot_a_moon(page, url, path):
@@ -43,6 +70,7 @@ def main(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/shots.sqlite", "SECRET_KEY": "shots"})
         playing, over = seed(app.test_client())
+        five = seed_long_names(app.test_client())
         pages = {
             "home": "/",
             "new": "/games/new",
@@ -65,6 +93,7 @@ def main(out: Path) -> None:
                     page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=True)
                 shoot_a_moon(page, base + pages["table"], out / f"moon-{scheme}.png")
                 context.close()
+                long_names_shots(browser, base, five, out, scheme)
             browser.close()
 
 

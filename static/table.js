@@ -1,9 +1,11 @@
 // Progressive enhancement: the forms work without this script.
-// On the hand form: a live check, the last player's hearts filled in, a moon's options.
+// On the hand form: a live check that says what is missing, the last player's hearts filled in,
+// a moon's options with the advice chosen, and a save done in place ("Hand 7 saved · Undo").
 // On the new-game form: the dealer choices show the names typed.
 (function () {
   "use strict";
   var HEARTS = 13;
+  var NOTE_SECONDS = 8;
 
   function chosen(form, name) {
     var input = form.querySelector('input[name="' + name + '"]:checked');
@@ -14,18 +16,59 @@
     return value === null ? null : Number(value);
   }
 
+  // Sends one hand, with its number, and passes the answer on: 200 or 201 saved (200: it was
+  // stored already, by a first tap or a lost answer), 409 a conflict, 422 a rule broken, anything
+  // else or no answer at all failed. The one place a hand leaves the page: an offline queue wraps it.
+  function sendHand(url, hand, on) {
+    return fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(hand)
+    }).then(function (answer) {
+      return answer.json().catch(function () { return {}; }).then(function (body) {
+        return { status: answer.status, body: body };
+      });
+    }).then(function (result) {
+      if (result.status === 200 || result.status === 201) on.saved(result.body, result.status === 200);
+      else if (result.status === 409) on.conflict(result.body);
+      else if (result.status === 422) on.refused(result.body);
+      else on.failed(result.body);
+    }, function () { on.failed({}); });
+  }
+
+  // Swap in the page as the server renders it now (totals, next hand, a fresh form, the hands),
+  // without a reload; a finished game opens its own page.
+  function refresh(url) {
+    return fetch(url, { credentials: "same-origin" }).then(function (answer) {
+      return answer.text();
+    }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html");
+      if (!fresh.getElementById("hand-form")) { location.assign(url); return null; }
+      document.querySelector("main").replaceWith(fresh.querySelector("main"));
+      document.title = fresh.title;
+      if (location.pathname !== url) history.replaceState(null, "", url);
+      return start();
+    });
+  }
+
   function handForm(form) {
     var players = JSON.parse(form.dataset.players);
-    var live = document.getElementById("live-check");
-    var panel = document.getElementById("moon-panel");
+    var short = form.dataset.short ? JSON.parse(form.dataset.short) : players;
+    var live = form.querySelector("#live-check");
+    var panel = form.querySelector("#moon-panel");
+    var button = form.querySelector('.save-bar button[type="submit"]');
     var outcomes = panel.dataset.outcomes ? JSON.parse(panel.dataset.outcomes) : {};
     var touched = {};
+    var lastRow = 0;
     var asked = 0;
+    var pickedByHand = false; // once the table picks a moon option, the advice no longer changes it
+    var sending = false;
 
     function hearts(seat) { return checked(form, "hearts-" + seat); }
     function total() {
       return players.reduce(function (sum, _, seat) { return sum + (hearts(seat) || 0); }, 0);
     }
+    function row(seat) { return form.querySelector("#hearts-" + seat); }
 
     function fillLast() {
       var open = players.map(function (_, seat) { return seat; }).filter(function (seat) { return !touched[seat]; });
@@ -35,31 +78,96 @@
       if (chip) chip.checked = true;
     }
 
+    function moonOn() { return !panel.hidden && panel.querySelector('input[name="moon_option"]') !== null; }
+
     function facts() {
       var body = { hearts: players.map(function (_, seat) { return hearts(seat); }), queen: checked(form, "queen") };
       if (form.querySelector('input[name="jack"]')) body.jack = checked(form, "jack");
       if (form.querySelector('input[name="all_tricks"]')) body.all_tricks = checked(form, "all_tricks");
       var option = chosen(form, "moon_option");
-      if (option !== null) body.moon_option = option;
+      if (option !== null && moonOn()) body.moon_option = option;
       return body;
+    }
+
+    function heartsWords(count) {
+      if (count < HEARTS) return count + " of " + HEARTS + " hearts: " + (HEARTS - count) + " missing";
+      return count + " of " + HEARTS + " hearts: " + (count - HEARTS) + " too many";
+    }
+
+    // What the hand still lacks, and where: Save never sends a hand the page knows is incomplete.
+    function missing() {
+      var count = total();
+      if (count !== HEARTS) {
+        var open = players.map(function (_, seat) { return seat; }).filter(function (seat) { return !touched[seat]; });
+        var seat = count < HEARTS && open.length ? open[0] : lastRow;
+        return { field: row(seat), message: heartsWords(count) + " · check " + players[seat] + "’s row" };
+      }
+      if (checked(form, "queen") === null) return { field: form.querySelector("#queen"), message: "Who took the Q♠?" };
+      if (form.querySelector('input[name="jack"]') && checked(form, "jack") === null) {
+        return { field: form.querySelector("#jack"), message: "Who took the J♦?" };
+      }
+      if (moonOn() && chosen(form, "moon_option") === null) {
+        return { field: panel, message: "Choose the moon option." };
+      }
+      return null;
+    }
+
+    function say(words, kind) {
+      live.textContent = words;
+      live.className = "live " + (kind || "");
+    }
+    function unmark() {
+      form.querySelectorAll(".missing").forEach(function (field) { field.classList.remove("missing"); });
+    }
+    function point(field, message) {
+      unmark();
+      say(message, "problem");
+      if (!field) return;
+      field.classList.add("missing");
+      field.scrollIntoView({ block: "center" });
+      var input = field.querySelector("input:checked") || field.querySelector("input");
+      if (input) input.focus({ preventScroll: true });
+    }
+
+    function shooterNow() {
+      var queen = checked(form, "queen");
+      return queen !== null && hearts(queen) === HEARTS ? queen : null;
+    }
+
+    function labelSave() {
+      var option = moonOn() ? chosen(form, "moon_option") : null;
+      var shooter = shooterNow();
+      if (option === null || shooter === null) { button.textContent = button.dataset.label; return; }
+      button.textContent = button.dataset.label + " · " + (option === "add" ? "others +26" : short[shooter] + " −26");
     }
 
     function showMoon(shooter, moon) {
       var isSun = shooter !== null && checked(form, "all_tricks") === shooter;
+      var wasHidden = panel.hidden;
       panel.hidden = shooter === null || isSun;
-      if (panel.hidden) return;
+      if (panel.hidden) {
+        panel.querySelectorAll('input[name="moon_option"]').forEach(function (input) { input.checked = false; });
+        pickedByHand = false;
+        labelSave();
+        return;
+      }
       panel.querySelector("[data-moon-shooter]").textContent = players[shooter];
-      if (!moon) return;
+      if (wasHidden) panel.scrollIntoView({ block: "end" });
+      if (!moon) { labelSave(); return; }
       Object.keys(moon.options).forEach(function (option) {
         var choice = moon.options[option];
         var totals = panel.querySelector('[data-moon-totals="' + option + '"]');
-        if (totals) totals.textContent = choice.totals.map(function (t, seat) { return players[seat] + " " + t; }).join(", ");
+        if (totals) totals.textContent = choice.totals.map(function (t, seat) { return short[seat] + " " + t; }).join(", ");
         var outcome = panel.querySelector('[data-moon-outcome="' + option + '"]');
         if (outcome) outcome.textContent = outcomes[choice.outcome] || choice.outcome;
       });
+      panel.querySelectorAll("[data-moon-detail]").forEach(function (detail) { detail.hidden = false; });
       panel.querySelectorAll("[data-advised]").forEach(function (badge) {
         badge.hidden = badge.dataset.advised !== moon.advice;
       });
+      var advised = panel.querySelector('input[name="moon_option"][value="' + moon.advice + '"]');
+      if (advised && !pickedByHand) advised.checked = true;
+      labelSave();
     }
 
     function preview() {
@@ -70,38 +178,158 @@
         return answer.json().then(function (body) { return { ok: answer.ok, body: body }; });
       }).then(function (result) {
         if (ask !== asked) return;
-        if (!result.ok) { live.textContent = result.body.error; live.className = "live problem"; return; }
-        live.textContent = "This hand: " + result.body.scores.map(function (s, seat) {
-          return players[seat] + " " + (s > 0 ? "+" : "") + s;
-        }).join(", ");
-        live.className = "live ok";
-        showMoon(result.body.moon ? result.body.moon.shooter : null, result.body.moon);
+        if (!result.ok) { say(result.body.error, "problem"); return; }
+        var moon = result.body.moon;
+        showMoon(moon ? moon.shooter : null, moon);
+        if (moon) { say(players[moon.shooter] + " shot the moon: the options are above.", "ok"); return; }
+        say("This hand: " + result.body.scores.map(function (s, seat) {
+          return short[seat] + " " + (s > 0 ? "+" : "") + s;
+        }).join(", "), "ok");
       }).catch(function () { /* offline: the server checks again on save */ });
     }
 
     function check() {
       var count = total();
       var queen = checked(form, "queen");
-      var shooter = queen !== null && hearts(queen) === HEARTS ? queen : null;
-      showMoon(shooter, null);
-      var words = count + " of " + HEARTS + " hearts";
-      if (count > HEARTS) words += ": " + (count - HEARTS) + " too many";
+      showMoon(shooterNow(), null);
+      var words = count === 0 || count === HEARTS ? count + " of " + HEARTS + " hearts" : heartsWords(count);
       if (count === HEARTS && queen === null) words += " · who took the Q♠?";
-      live.textContent = words;
-      live.className = "live " + (count === HEARTS && queen !== null ? "ok" : count > HEARTS ? "problem" : "");
+      say(words, count === HEARTS && queen !== null ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
       if (count === HEARTS && queen !== null && form.dataset.preview) preview();
+      if (count === HEARTS && queen !== null && comparison()) compare();
+    }
+
+    // The correct-a-hand page: its before-and-after table follows the taps, as the server renders it.
+    function comparison() { return document.getElementById("correction"); }
+    function compare() {
+      var ask = ++asked;
+      var data = new FormData(form);
+      data.set("preview", "1");
+      fetch(form.action, { method: "POST", body: data, credentials: "same-origin" }).then(function (answer) {
+        return answer.text();
+      }).then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("correction");
+        if (ask !== asked || !fresh || !comparison()) return;
+        fresh.querySelector('button[name="preview"]').hidden = true;
+        comparison().replaceWith(fresh);
+      }).catch(function () { /* the server compares again on "Show the new totals" */ });
+    }
+
+    // Put a hand back on the form: after an undo, or a save another phone beat.
+    function fill(hand) {
+      hand.hearts.forEach(function (count, seat) {
+        var chip = form.querySelector('input[name="hearts-' + seat + '"][value="' + count + '"]');
+        if (chip) chip.checked = true;
+        touched[seat] = true;
+      });
+      ["queen", "jack", "all_tricks", "moon_option"].forEach(function (name) {
+        var value = hand[name] === undefined || hand[name] === null ? "" : hand[name];
+        var input = form.querySelector('input[name="' + name + '"][value="' + value + '"]');
+        if (input) input.checked = true;
+      });
+      pickedByHand = Boolean(hand.moon_option);
+      check();
+    }
+
+    function note(words, undoNumber, hand) {
+      var line = document.createElement("p");
+      line.className = "saved-note";
+      line.setAttribute("role", "status");
+      line.textContent = words;
+      if (undoNumber) {
+        var undo = document.createElement("button");
+        undo.type = "button";
+        undo.textContent = "Undo";
+        undo.setAttribute("aria-label", "Undo hand " + undoNumber);
+        undo.addEventListener("click", function () { undoHand(undoNumber, hand); });
+        line.append(" · ", undo);
+      }
+      live.before(line);
+      setTimeout(function () { line.remove(); }, NOTE_SECONDS * 1000);
+    }
+
+    function undoHand(number, hand) {
+      fetch(form.dataset.hands + "/" + number, {
+        method: "DELETE", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json" }
+      }).then(function (answer) {
+        if (!answer.ok) return answer.json().then(function (body) { say(body.error, "problem"); });
+        return refresh(form.dataset.page).then(function (again) {
+          if (!again) return;
+          again.fill(hand);
+          again.note("Hand " + number + " undone: change it and save again.");
+        });
+      }).catch(function () { say("The server did not answer: the hand is not undone.", "problem"); });
+    }
+
+    function saved(number, hand, words) {
+      refresh(form.dataset.page).then(function (again) {
+        if (!again) return;
+        window.scrollTo(0, 0);
+        document.getElementById("record").focus({ preventScroll: true });
+        again.note(words, number, hand);
+      }).catch(function () {
+        // Stored, but the page could not be fetched again: a second Save only hears "already saved".
+        sending = false;
+        say(words + ". The page could not refresh: reload it to see the totals.", "ok");
+      });
+    }
+
+    function save(event) {
+      var gap = missing();
+      if (gap) { event.preventDefault(); point(gap.field, gap.message); return; }
+      if (!form.dataset.hands) return; // the correct-a-hand page posts as a plain form
+      event.preventDefault();
+      if (sending) return; // a second tap while the first is on its way
+      sending = true;
+      var number = Number(form.elements.number.value);
+      var hand = Object.assign({ number: number }, facts());
+      say("Saving hand " + number + "…");
+      function again(words) { sending = false; point(null, words); }
+      sendHand(form.dataset.hands, hand, {
+        saved: function (_, resent) { saved(number, hand, "Hand " + number + (resent ? " was already saved" : " saved")); },
+        conflict: function (body) {
+          refresh(form.dataset.page).then(function (fresh) {
+            if (!fresh) return;
+            fresh.fill(hand);
+            fresh.note(body.error + " Your hand is kept below: check it before saving.");
+          });
+        },
+        refused: function (body) {
+          sending = false;
+          var key = Object.keys(body.errors || {})[0];
+          var field = key === "hearts" ? row(lastRow) : key === "moon_option" ? panel : form.querySelector("#" + key);
+          point(field, body.error);
+        },
+        failed: function (body) { again((body && body.error) || "The server did not answer. Your hand is kept: tap Save again."); }
+      });
     }
 
     // A tap on the chip already chosen (0 at first) fires no change, only a click.
     function tapped(event) {
       if (event.target.type !== "radio") return;
-      var row = /^hearts-(\d+)$/.exec(event.target.name);
-      if (row) { touched[row[1]] = true; fillLast(); }
+      unmark();
+      if (event.target.name === "moon_option") pickedByHand = true;
+      var tappedRow = /^hearts-(\d+)$/.exec(event.target.name);
+      if (tappedRow) { touched[tappedRow[1]] = true; lastRow = Number(tappedRow[1]); fillLast(); }
       check();
     }
     form.addEventListener("click", tapped);
     form.addEventListener("change", tapped);
+    form.addEventListener("submit", save);
+    if (comparison()) comparison().querySelector('button[name="preview"]').hidden = true;
     check();
+    return { fill: fill, note: note };
+  }
+
+  // Keep the screen on while a game is open at the table; where the browser cannot, nothing happens.
+  function keepAwake() {
+    if (!navigator.wakeLock) return;
+    function ask() {
+      if (document.visibilityState === "visible") navigator.wakeLock.request("screen").catch(function () {});
+    }
+    document.addEventListener("visibilitychange", ask);
+    ask();
   }
 
   function dealerLabels(form) {
@@ -117,8 +345,13 @@
     update();
   }
 
-  var hand = document.getElementById("hand-form");
-  if (hand) handForm(hand);
+  function start() {
+    var hand = document.getElementById("hand-form");
+    return hand ? handForm(hand) : null;
+  }
+
+  var table = start();
+  if (table && document.getElementById("hand-form").dataset.hands) keepAwake();
   var newGame = document.querySelector("form.new-game");
   if (newGame) dealerLabels(newGame);
 })();

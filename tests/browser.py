@@ -21,6 +21,15 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
+# The small phone the table page is designed for, and the names that make it hardest.
+SMALL_PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+LONG_NAMES = ["Christina", "Christopher", "Alexandra", "Bartholomew", "Maximilian"]
+
 
 def need_chromium() -> None:
     """Skip on a machine without Chromium, but never in CI, where .ci/run installs it."""

@@ -276,3 +276,56 @@ def test_games_are_listed_newest_first_in_pages(table, client):
 def test_bad_page_arguments_are_422(client, query):
     answer = client.get(f"/api/games?{query}")
     assert answer.status_code == 422 and answer.json["error"]
+
+
+MOON_HAND = {"hearts": [0, 13, 0, 0], "queen": 1, "moon_option": "subtract"}
+
+
+@pytest.mark.parametrize(
+    "resend",
+    [
+        {"number": 1, "hearts": [4, 0, 9, 0], "queen": 1},
+        {"number": 1, "hearts": [4, 0, 9, 0], "queen": 1, "jack": None, "all_tricks": None},
+        {"number": 2, **MOON_HAND},
+    ],
+    ids=["plain", "with empty keys", "moon"],
+)
+def test_a_resent_hand_answers_200_and_stores_nothing(table, client, resend):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1, number=1)
+    table.record_hand(**MOON_HAND, number=2)
+    before = table.game()
+    answer = client.post(f"/api/games/{table.game_id}/hands", json=resend)
+    assert answer.status_code == 200
+    assert answer.json == before  # updated_at included: a follower sees no change
+    assert table.game() == before
+
+
+@pytest.mark.parametrize(
+    "resend, words",
+    [
+        ({"number": 1, "hearts": [4, 0, 8, 1], "queen": 1}, "Hand 1 is not the next hand"),
+        ({"number": 1, "hearts": [4, 0, 9, 0], "queen": 2}, "Hand 1 is not the next hand"),
+        ({"number": 2, **MOON_HAND, "moon_option": "add"}, "Hand 2 is not the next hand"),
+        ({"number": 1, "hearts": [4, 0, 8, 0], "queen": 1}, "Hand 1 is not the next hand"),
+        ({"hearts": [4, 0, 9, 0], "queen": 1}, None),  # no number: a new hand 3, stored
+    ],
+)
+def test_other_facts_for_a_stored_number_are_409(table, client, resend, words):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    table.record_hand(**MOON_HAND)
+    answer = client.post(f"/api/games/{table.game_id}/hands", json=resend)
+    if words is None:
+        assert answer.status_code == 201 and len(answer.json["hands"]) == 3
+        return
+    assert answer.status_code == 409 and words in answer.json["error"]
+    assert len(table.game()["hands"]) == 2
+
+
+def test_resending_the_hand_that_ended_the_game_is_no_error(table, client):
+    finished_game(table)
+    answer = client.post(f"/api/games/{table.game_id}/hands", json={"number": 1, "hearts": [4, 0, 9, 0], "queen": 1})
+    assert answer.status_code == 200 and answer.json["status"] == "finished"
+    answer = client.post(f"/api/games/{table.game_id}/hands", json={"number": 2, "hearts": [4, 0, 9, 0], "queen": 1})
+    assert answer.status_code == 409 and answer.json["error"] == "This game is finished: it takes no more hands."

@@ -1,6 +1,9 @@
 """Score sheets: the pages, and the PDFs Chromium prints from them."""
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 from printing import need_poppler, pdf_info, pdf_text, print_pdf
 
 
@@ -111,9 +114,23 @@ def test_a_long_game_continues_on_a_second_page_with_the_header(printer, live_se
     pdf = print_pdf(printer, f"{live_server}/games/{table.game_id}/sheet?paper=letter", tmp_path / "long.pdf")
     assert pdf_info(pdf)["Pages"] == "2"
     second = pdf_text(pdf, page=2)
-    for header in ("Ann", "Ben", "Cat", "Dan", "hand", "total"):
+    for header in ("Ann", "Ben", "Cat", "Dan", "hand", "total", "Hearts score sheet (continued)", "page 2 of 2"):
         assert header in second
     assert "In progress after 30 hands" in second
+    assert "page 1 of 2" in pdf_text(pdf, page=1) and "(continued)" not in pdf_text(pdf, page=1)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_five_long_names_in_progress_print_on_one_page_with_whole_dealers(printer, live_server, table, tmp_path, paper):
+    table.start_game(players=["Christina", "Christopher", "Alexandra", "Bartholomew", "Maximilian"])
+    play(table, [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)])
+    pdf = print_pdf(printer, f"{live_server}/games/{table.game_id}/sheet?paper={paper}", tmp_path / "five.pdf")
+    assert pdf_info(pdf)["Pages"] == "1"  # the rules box too
+    text = pdf_text(pdf)
+    assert "Scoring" in text and "…" not in text
+    dealers = re.findall(r"^\s*\d+\s+(?:left|right|hold)\s+(\w+)", text, re.M)
+    assert set(dealers) == {"Christina", "Christopher", "Alexandra", "Bartholomew", "Maximilian"}
 
 
 @pytest.mark.browser
@@ -130,3 +147,17 @@ def test_a_five_player_sheet_fits_a_small_phone_screen(browser, live_server, tab
     )
     assert clipped == []
     page.close()
+
+
+@pytest.mark.browser
+def test_blank_sheet_choices_redraw_the_sheet_at_once_so_print_prints_them(printer, live_server, tmp_path):
+    printer.goto(f"{live_server}/sheets/blank")
+    printer.get_by_role("group", name="Players").get_by_text("5", exact=True).click()
+    printer.get_by_role("group", name="Paper").get_by_text("US Letter", exact=True).click()
+    printer.get_by_role("textbox", name="Names").fill("Ann,Ben,Cat,Dan,Eve")
+    expect(printer.locator(".sheet.players-5")).to_have_count(1)
+    expect(printer.locator(".sheet th.player").last).to_have_text("Eve")
+    expect(printer).to_have_url(re.compile(r"players=5.*paper=letter"))
+    printer.pdf(path=str(tmp_path / "chosen.pdf"), prefer_css_page_size=True)
+    assert "(letter)" in pdf_info(tmp_path / "chosen.pdf")["Page size"]
+    assert "Eve" in pdf_text(tmp_path / "chosen.pdf")

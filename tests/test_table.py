@@ -165,11 +165,20 @@ def test_a_moon_shows_both_options_with_advice_then_records_the_choice(client, g
     assert "☾ −26" in client.get(game).get_data(as_text=True)
 
 
+def test_a_double_tap_saves_once_and_says_so(client, game):
+    first = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1), follow_redirects=True)
+    assert "Hand 1 saved." in first.get_data(as_text=True)
+    again = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1), follow_redirects=True)
+    page = again.get_data(as_text=True)
+    assert again.status_code == 200 and "Hand 1 was already saved." in page and 'class="flash error"' not in page
+    assert len(client.get("/api/games/1").json["hands"]) == 1
+
+
 def test_a_stale_form_from_a_second_phone_is_not_recorded_twice(client, game):
     client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
-    answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1), follow_redirects=True)
+    answer = client.post(game + "/hands", data=hand_form([9, 0, 4, 0], 1, 1), follow_redirects=True)
     assert "Hand 1 is not the next hand: the next is hand 2." in answer.get_data(as_text=True)
-    assert len(client.get("/api/games/1").json["hands"]) == 1
+    assert client.get("/api/games/1").json["hands"][0]["hearts"] == [4, 0, 9, 0]
 
 
 def test_undo_the_last_hand(client, game):
@@ -266,3 +275,69 @@ def test_the_scoreboard_marks_the_leader_and_who_is_closest_to_the_target(client
         ("Cat", [], ""),
         ("Dan", ["leader"], "♛ leads"),
     ]
+
+
+@pytest.fixture
+def guarded(tmp_path):
+    """A client of an app that checks CSRF tokens, as a real server does."""
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}", "SECRET_KEY": "t"})
+    client = app.test_client()
+    client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]})
+    return client
+
+
+def token_of(page: str) -> str:
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+
+
+def test_a_form_loaded_hours_ago_still_saves(guarded, monkeypatch):
+    import itsdangerous.timed
+
+    hours_ago = itsdangerous.timed.TimestampSigner.get_timestamp(None) - 5 * 3600
+    with monkeypatch.context() as clock:  # the page was loaded five hours ago
+        clock.setattr(itsdangerous.timed.TimestampSigner, "get_timestamp", lambda self: hours_ago)
+        token = token_of(guarded.get("/games/1").get_data(as_text=True))
+    answer = guarded.post("/games/1/hands", data={**hand_form([4, 0, 9, 0], 1, 1), "csrf_token": token})
+    assert answer.status_code == 302
+    assert guarded.get("/api/games/1").json["totals"] == [4, 13, 9, 0]
+
+
+def test_a_refused_token_keeps_the_hand_for_a_second_tap(guarded):
+    guarded.get("/games/1")
+    answer = guarded.post("/games/1/hands", data={**hand_form([4, 0, 9, 0], 1, 1), "csrf_token": "forged"})
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "Your hand is kept: tap Save again." in page
+    assert 'checked id="hearts-0-4"' in page and 'checked id="queen-1"' in page
+    assert guarded.get("/api/games/1").json["hands"] == []
+    retry = guarded.post("/games/1/hands", data={**hand_form([4, 0, 9, 0], 1, 1), "csrf_token": token_of(page)})
+    assert retry.status_code == 302 and guarded.get("/api/games/1").json["totals"] == [4, 13, 9, 0]
+
+
+def test_home_tells_games_of_the_same_players_apart_by_start_and_leader(client, table):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)  # Dan leads with 0
+    table.start_game()
+    table.record_hand([0, 4, 9, 0], 1)  # Ann and Dan lead with 0
+    table.start_game()
+    page = client.get("/").get_data(as_text=True)
+    assert page.count("Started ") == 3
+    assert "♛ Dan leads with 0" in page and "♛ Ann and Dan lead with 0" in page and "♛ No hand yet" in page
+
+
+def test_the_correct_page_shows_before_and_after_and_stores_nothing_until_saved(client, game):
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    client.post(game + "/hands", data=hand_form([2, 3, 4, 4], 0, 2))  # totals 19, 16, 13, 4
+    page = client.get(game + "/hands/1").get_data(as_text=True)
+    assert "<del>" not in page and "Show the new totals" in page
+    answer = client.post(game + "/hands/1", data={**hand_form([9, 0, 4, 0], 1, 1), "preview": "1"})
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    row = r'<tr( class="moved")?><th scope="row">(\w+)</th>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*</tr>'
+    rows = re.findall(row, page)
+    assert rows == [
+        (' class="moved"', "Ann", "<del>4</del> → <ins>9</ins>", "<del>19</del> → <ins>24</ins>"),
+        ("", "Ben", "13", "16"),
+        (' class="moved"', "Cat", "<del>9</del> → <ins>4</ins>", "<del>13</del> → <ins>8</ins>"),
+        ("", "Dan", "0", "4"),
+    ]
+    assert client.get("/api/games/1").json["totals"] == [19, 16, 13, 4]

@@ -99,8 +99,8 @@ def delete_game(game_id: int) -> tuple[str, int]:
 
 @bp.post("/games/<int:game_id>/hands")
 def record_hand(game_id: int) -> tuple[Response, int]:
-    body = json_body()
-    return jsonify(game_json(games.record_hand(game_id, body))), 201
+    recorded = games.record_hand(game_id, json_body())
+    return jsonify(game_json(recorded.loaded)), 200 if recorded.resent else 201
 
 
 @bp.post("/games/<int:game_id>/preview")

@@ -1,10 +1,14 @@
 """The pages a table uses during a game: start it, record hands, fix mistakes, finish."""
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from .. import games, rules
 from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
+from .common import and_list
 
 bp = Blueprint("table", __name__)
 
@@ -13,7 +17,27 @@ bp = Blueprint("table", __name__)
 def home() -> str:
     playing, _ = games.list_games(20, finished=False)
     finished, _ = games.list_games(5, finished=True)
-    return render_template("table/home.html", playing=playing, finished=finished)
+    cards = [(loaded, started(loaded.game.created_at), leader_words(loaded)) for loaded in playing]
+    return render_template("table/home.html", playing=cards, finished=finished)
+
+
+def started(moment: datetime) -> str:
+    """When a game began, in the server's local time: the server sits at the table with its players.
+
+    >>> started(datetime(2026, 11, 29, 20, 15)).startswith("Started ")
+    True
+    """
+    local = moment.replace(tzinfo=UTC).astimezone()
+    return f"Started {local:%a %d %b, %H:%M}"
+
+
+def leader_words(loaded: games.LoadedGame) -> str:
+    """Who leads a game in progress, with the total: what tells five games of the same four apart."""
+    leaders = [standing for standing in loaded.standings if standing.leads]
+    if not leaders:
+        return "No hand yet"
+    names = and_list([loaded.players[standing.seat] for standing in leaders])
+    return f"{names} {'leads' if len(leaders) == 1 else 'lead'} with {leaders[0].total}"
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -40,6 +64,7 @@ def game(game_id: int) -> str:
     if upcoming is None:
         return render_template("table/over.html", loaded=loaded)
     form = HandForm(number=upcoming.number).for_table(loaded.players)
+    session.permanent = True  # the form's token lives as long as the session: a whole evening
     return render_template("table/game.html", loaded=loaded, form=form)
 
 
@@ -48,36 +73,77 @@ def record_hand(game_id: int) -> str | Response | tuple[str, int]:
     loaded = games.load_game(game_id)
     form = HandForm().for_table(loaded.players)
     if form.validate_on_submit():
+        number = seat_or_text(form.number.data)
         try:
-            games.record_hand(game_id, {**form.facts(), "number": seat_or_text(form.number.data)})
+            recorded = games.record_hand(game_id, {**form.facts(), "number": number})
         except rules.RuleError as broken:
             if broken.conflict:
                 flash(broken.message, "error")
                 return redirect(url_for(".game", game_id=game_id))
             show_rule_errors(form, broken)
         else:
+            saved = number if recorded.resent else len(recorded.loaded.state.hands)
+            flash(f"Hand {saved} was already saved." if recorded.resent else f"Hand {saved} saved.", "done")
             return redirect(url_for(".game", game_id=game_id))
-    return render_template("table/game.html", loaded=loaded, form=form, preview=try_preview(loaded, form)), 422
+    status = refused_token(form) or 422
+    return render_template("table/game.html", loaded=loaded, form=form, preview=try_preview(loaded, form)), status
+
+
+def refused_token(form: HandForm) -> int | None:
+    """400 when the form's token was refused; the page then shows the hand entered, ready to save again."""
+    if not form.errors.get("csrf_token"):
+        return None
+    form.form_errors.append("This page's form had expired. Your hand is kept: tap Save again.")
+    return 400
 
 
 @bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
 def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
+    """Correct a hand; "Show the new totals" (or the script, as taps come) compares before saving."""
     loaded = games.load_game(game_id)
     if not 1 <= number <= len(loaded.state.hands):
         abort(404, f"Game {game_id} has no hand {number}.")
     form = HandForm().for_table(loaded.players)
+    after: rules.GameState | None = loaded.state
+    status = 200
     if not form.is_submitted():
         form.fill(loaded.state.hands[number - 1])
     elif form.validate_on_submit():
         try:
-            games.correct_hand(game_id, number, form.facts())
+            after = games.preview_correction(game_id, number, form.facts())
+            if not request.form.get("preview"):
+                games.correct_hand(game_id, number, form.facts())
+                flash(f"Hand {number} corrected; the totals after it are recomputed.", "done")
+                return redirect(url_for(".game", game_id=game_id))
         except rules.RuleError as broken:
             show_rule_errors(form, broken)
-        else:
-            flash(f"Hand {number} corrected; the totals after it are recomputed.", "done")
-            return redirect(url_for(".game", game_id=game_id))
-    status = 422 if form.is_submitted() else 200
-    return render_template("table/correct.html", loaded=loaded, form=form, number=number), status
+            after, status = None, 422
+    else:
+        after, status = None, refused_token(form) or 422
+    changes = compare(loaded, after, number)
+    return render_template("table/correct.html", loaded=loaded, form=form, number=number, changes=changes), status
+
+
+@dataclass(frozen=True)
+class Change:
+    """One player's score for the corrected hand and total now, before and after the correction."""
+
+    seat: int
+    score: tuple[int, int | None]
+    total: tuple[int, int | None]
+
+
+def compare(loaded: games.LoadedGame, after: rules.GameState | None, number: int) -> list[Change]:
+    """Before and after, seat by seat; the after side empty while the hand entered breaks a rule."""
+    before = loaded.state
+    return [
+        Change(
+            seat,
+            (before.hands[number - 1].scores[seat], after.hands[number - 1].scores[seat] if after else None),
+            (before.totals[seat], after.totals[seat] if after else None),
+        )
+        for seat in range(len(loaded.players))
+    ]
 
 
 @bp.post("/games/<int:game_id>/undo")
