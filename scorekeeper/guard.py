@@ -3,7 +3,9 @@
 With a passcode set (SCOREKEEPER_PASSCODE, or PASSCODE in instance/config.py),
 pages ask for it once per phone (a long-lived session cookie) and the API takes
 it as ``Authorization: Bearer <passcode>``. Each wrong passcode from an address
-doubles the wait before that address may try again (1 s, 2 s, 4 s … 5 min).
+doubles the wait before that address may try again (1 s, 2 s, 4 s … 5 min), and
+an address's guesses are judged one at a time, so a burst of parallel guesses
+gets one judged and the rest told to wait.
 """
 
 import hashlib
