@@ -1,16 +1,22 @@
 # `make run` serves the app, `make test` runs lint and the whole suite.
-# Both create .venv and install what they need on first use.
+# Both create .venv and install what they need on first use, at the versions pinned in
+# constraints.txt; `make lock` moves the pins to the newest releases (a deliberate step).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# An environment variable, so that it also pins the build backend pip installs for the build.
+export PIP_CONSTRAINT := $(abspath constraints.txt)
+PIP_INSTALL := $(PY) -m pip install -q
+DEV_BIND := $(or $(BIND),127.0.0.1:5000)
 
-.PHONY: run dev test lint format clean
+.PHONY: run dev test lint format lock clean
 
 run: $(VENV)/.run-deps
-	$(PY) -m gunicorn --config gunicorn.conf.py
+	$(VENV)/bin/scorekeeper serve
 
 dev: $(VENV)/.run-deps
-	$(VENV)/bin/flask --app scorekeeper run --debug
+	$(VENV)/bin/flask --app scorekeeper run --debug \
+		--host $(firstword $(subst :, ,$(DEV_BIND))) --port $(lastword $(subst :, ,$(DEV_BIND)))
 
 test: $(VENV)/.test-deps lint
 	$(PY) -m pytest
@@ -26,15 +32,25 @@ format: $(VENV)/.test-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
+	$(PIP_INSTALL) --upgrade pip
 
-$(VENV)/.run-deps: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e .
+# The PostgreSQL driver comes with `make run` too: DATABASE_URL may name a PostgreSQL server.
+$(VENV)/.run-deps: pyproject.toml constraints.txt | $(PY)
+	$(PIP_INSTALL) -e '.[postgres]'
 	touch $@
 
-$(VENV)/.test-deps: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[test,postgres]'
+$(VENV)/.test-deps: pyproject.toml constraints.txt | $(PY)
+	$(PIP_INSTALL) -e '.[test,postgres]'
 	touch $@ $(VENV)/.run-deps
+
+# Newest releases of everything, in a scratch venv, written down as the new pins.
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	PIP_CONSTRAINT= .lock-venv/bin/python -m pip install -q --upgrade pip hatchling -e '.[test,postgres]'
+	(echo "# Made by \`make lock\`: every package the app, its tests and its build use, pinned."; \
+	 .lock-venv/bin/python -m pip freeze --all --exclude-editable | grep -v '^setuptools==') > constraints.txt
+	rm -rf .lock-venv
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -17,8 +17,8 @@ from werkzeug.routing import IntegerConverter, Map
 
 from . import cli, games, guard
 from .db import db
+from .paths import bundled, instance_folder
 
-ROOT = Path(__file__).resolve().parent.parent
 IMPORT_MAX = 64 * 1024 * 1024
 ROW_NUMBER_MAX = 2**31 - 1  # PostgreSQL's integer
 csrf = CSRFProtect()
@@ -29,9 +29,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then instance/config.py, then the environment, then ``test_config``."""
     app = Flask(
         __name__,
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(bundled("templates")),
+        static_folder=str(bundled("static")),
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///scorekeeper.sqlite",
@@ -150,7 +151,7 @@ class RowNumber(IntegerConverter):
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, common, follow, history, sheets, table
+    from .views import api, app_shell, common, docs, follow, history, sheets, table
 
     common.register(app)
     app.register_blueprint(api.bp)
@@ -162,3 +163,5 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(follow.bp)
+    app.register_blueprint(docs.bp)
+    app.register_blueprint(app_shell.bp)

@@ -78,6 +78,7 @@ class ExportedGame:
     house: rules.HouseRules
     hands: list[rules.Hand]
     created_at: datetime | None
+    updated_at: datetime | None
 
 
 def read_games(document: object) -> list[ExportedGame]:
@@ -118,7 +119,8 @@ def _read_game(exported: object) -> ExportedGame:
     if uid is not None and (not isinstance(uid, str) or not UID.fullmatch(uid)):
         raise rules.RuleError("its uid is not 32 hexadecimal digits.", {"uid": "32 hexadecimal digits."})
     created_at = _moment(exported.get("created_at"))
-    return ExportedGame(uid or _uid_of(names, house, hands, created_at), names, house, hands, created_at)
+    uid = uid or _uid_of(names, house, hands, created_at)
+    return ExportedGame(uid, names, house, hands, created_at, _moment(exported.get("updated_at")))
 
 
 def _uid_of(names: list[str], house: rules.HouseRules, hands: list[rules.Hand], created: datetime | None) -> str:

@@ -152,7 +152,12 @@ def load_game(game_id: int) -> LoadedGame:
 
 
 def all_games(batch: int = 500) -> Iterator[LoadedGame]:
-    """Every game, oldest first, loaded ``batch`` at a time."""
+    """Every game, oldest first, replayed."""
+    return (replayed(game) for game in stored_games(batch))
+
+
+def stored_games(batch: int = 500) -> Iterator[models.Game]:
+    """Every game row with its players and hands, oldest first, loaded ``batch`` at a time."""
     after = 0
     while True:
         query = (
@@ -165,7 +170,7 @@ def all_games(batch: int = 500) -> Iterator[LoadedGame]:
         found = db.session.scalars(query).all()
         if not found:
             return
-        yield from (replayed(game) for game in found)
+        yield from found
         after = found[-1].id
 
 

@@ -22,6 +22,7 @@ from wtforms import HiddenField, PasswordField
 
 from . import models
 from .db import db
+from .views import app_shell
 
 bp = Blueprint("guard", __name__)
 
@@ -31,7 +32,7 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-OPEN_ENDPOINTS = {"guard.sign_in", "static"}
+OPEN_ENDPOINTS = {"guard.sign_in", "static", *app_shell.OPEN_ENDPOINTS}
 
 
 class SignInForm(FlaskForm):

@@ -72,6 +72,6 @@ def _game_row(exported: ExportedGame) -> models.Game:
     game = new_game_row(exported.players, exported.house.as_dict())
     game.uid = exported.uid
     give_hands(game, exported.hands)
-    if exported.created_at is not None:
-        game.created_at = exported.created_at
+    game.created_at = exported.created_at or models.utcnow()
+    game.updated_at = exported.updated_at or game.created_at  # a restore gives back the same export
     return game

@@ -127,7 +127,7 @@ def wrk(url: str, seconds: int) -> tuple[float, str]:
 
 @contextmanager
 def hello_server():
-    """The baseline: the same gunicorn and the same settings (gunicorn.conf.py), serving hello_app."""
+    """The baseline: the same gunicorn and the same settings (scorekeeper/serving.py), serving hello_app."""
     with gunicorn("hello_app:app", cwd=HERE, path="/") as hello:
         yield hello.base
 

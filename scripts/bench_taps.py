@@ -7,7 +7,10 @@ Opens a new 4-player game in headless Chromium at phone size, records hearts
 already shows (a chip already chosen, or a row the page fills in itself, costs
 nothing), saves, checks the totals, and prints the count. Then hand 2, Ben
 shooting the moon with the advice taken (hearts 0,13,0,0, Q♠ to Ben), the same
-way. Then prints the bytes of HTML, CSS and JS the table page transfers.
+way. Then prints the bytes of HTML, CSS and JS the table page transfers on first
+load, the service worker script included (the files the worker keeps for offline
+use are not counted: the page does not load outbox.js and offline-table.js until
+it is offline).
 """
 
 import gzip
@@ -67,6 +70,8 @@ def main() -> None:
             page.goto(f"{base}/games/{game['id']}")
             page.wait_for_load_state("networkidle")
             first_load = dict(weights)
+            worker = page.request.get(f"{base}/sw.js").body()  # fetched by the browser beside the page
+            first_load[f"{base}/sw.js"] = (len(worker), len(gzip.compress(worker)))
             page.remove_listener("response", weigh)
             taps = record(page, EXAMPLE_1)
             moon_taps = record(page, MOON_ADVICE_TAKEN)

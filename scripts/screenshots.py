@@ -65,6 +65,16 @@ def shoot_a_moon(page, url, path):
     page.screenshot(path=str(path))
 
 
+def shoot_the_table_display(browser, url, out: Path, scheme: str) -> None:
+    """The follow view standing sideways in the middle of the table: a phone and a tablet."""
+    for name, size in {"phone": (844, 390), "tablet": (1024, 768)}.items():
+        context = browser.new_context(viewport=dict(zip(("width", "height"), size, strict=True)), color_scheme=scheme)
+        page = context.new_page()
+        page.goto(url)
+        page.screenshot(path=str(out / f"display-{name}-{scheme}.png"))
+        context.close()
+
+
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,6 +102,7 @@ def main(out: Path) -> None:
                     page.goto(base + path)
                     page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=True)
                 shoot_a_moon(page, base + pages["table"], out / f"moon-{scheme}.png")
+                shoot_the_table_display(browser, f"{base}/games/{playing}/follow", out, scheme)
                 context.close()
                 long_names_shots(browser, base, five, out, scheme)
             browser.close()

@@ -1,6 +1,6 @@
 """Fill a database with finished games, as a group that plays every week for years would.
 
-    python scripts/seed_history.py --games 10000 --database sqlite:///instance/history.sqlite
+    .venv/bin/python scripts/seed_history.py --games 10000 --database out/history.sqlite
 
 Every game is played through the rules core (random hands, moons decided by
 the advice) until it ends, then stored with the seats' records, as the
@@ -17,7 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper import create_app, models, rules  # noqa: E402
 from scorekeeper.db import db  # noqa: E402
+from scorekeeper.paths import instance_folder  # noqa: E402
 from scorekeeper.rows import give_hands, house_rules_of, new_game_row  # noqa: E402
+from scorekeeper.serving import database_name  # noqa: E402
 
 REGULARS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
 BATCH = 500
@@ -69,15 +71,26 @@ def seed(app, games: int, seed_value: int = 1) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--database", default="sqlite:///history.sqlite", help="SQLAlchemy URL")
+    parser.add_argument(
+        "--database",
+        default=str(instance_folder() / "history.sqlite"),
+        help="a SQLite file (default: history.sqlite in the data folder) or a SQLAlchemy URL",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": args.database})
+    url = args.database
+    if "://" not in url:
+        # A bare path is a SQLite file where the shell says, not in the instance folder as a relative URL would be.
+        file = Path(url).resolve()
+        file.parent.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{file}"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
     seed(app, args.games, args.seed)
     with app.app_context():
         stored = db.session.query(models.Game).count()
         hands = db.session.query(models.Hand).count()
-    print(f"{stored} games, {hands} hands ({hands / max(1, stored):.1f} a game) in {args.database}")
+    where = database_name(url, app.instance_path)
+    print(f"{stored} games, {hands} hands ({hands / max(1, stored):.1f} a game) in {where}")
 
 
 if __name__ == "__main__":

@@ -1,19 +1,36 @@
 // Keep the follow view fresh: ask every second, and swap the board in only when it changed (ETag).
+// When the server stops answering, say since when the numbers are old instead of showing them as current.
 (function () {
   "use strict";
   var board = document.getElementById("board");
   if (!board) return;
+  var stale = document.getElementById("stale");
+  var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s
   var tag = null;
+  var updated = new Date(board.dataset.updated); // when the server made this page (the worker may give an old copy)
+
+  function clock(when) {
+    return String(when.getHours()).padStart(2, "0") + ":" + String(when.getMinutes()).padStart(2, "0");
+  }
+  function answered(fresh) {
+    if (fresh) updated = new Date();
+    stale.hidden = fresh;
+    if (!fresh) stale.textContent = "not updated since " + clock(updated);
+  }
+
   function refresh() {
     var headers = tag ? { "If-None-Match": tag } : {};
-    fetch(board.dataset.board, { headers: headers, cache: "no-cache" }).then(function (answer) {
+    var giveUp = new AbortController();
+    var timer = setTimeout(function () { giveUp.abort(); }, WAIT);
+    fetch(board.dataset.board, { headers: headers, cache: "no-cache", signal: giveUp.signal }).then(function (answer) {
+      answered(answer.status === 200 || answer.status === 304 || answer.status === 404);
       if (answer.status === 200) {
         tag = answer.headers.get("ETag");
         return answer.text().then(function (html) { board.innerHTML = html; });
       }
       if (answer.status === 404) board.textContent = "This game was deleted.";
-    }).catch(function () { /* off the network for a moment: try again */ })
-      .then(function () { setTimeout(refresh, 1000); });
+    }).catch(function () { answered(false); })
+      .then(function () { clearTimeout(timer); setTimeout(refresh, 1000); });
   }
   refresh();
 })();

@@ -301,7 +301,18 @@
           var field = key === "hearts" ? row(lastRow) : key === "moon_option" ? panel : form.querySelector("#" + key);
           point(field, body.error);
         },
-        failed: function (body) { again((body && body.error) || "The server did not answer. Your hand is kept: tap Save again."); }
+        failed: function (body) {
+          // No answer at all: the outbox keeps the hand and sends it when the server is back (static/offline.js).
+          if (!(body && body.error) && window.offlineRecording) {
+            sending = false;
+            window.offlineRecording().then(function (offline) {
+              if (offline) offline.queue(hand);
+              else again("The server did not answer. Your hand is kept: tap Save again.");
+            });
+            return;
+          }
+          again((body && body.error) || "The server did not answer. Your hand is kept: tap Save again.");
+        }
       });
     }
 

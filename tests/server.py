@@ -30,9 +30,9 @@ class Server:
 
 @contextmanager
 def gunicorn(app: str, cwd: Path = ROOT, env: dict | None = None, path: str = "/api/games"):
-    """gunicorn with gunicorn.conf.py on a port the system picks, until it answers ``path``."""
-    command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"), app]
-    env = {**os.environ, **(env or {}), "BIND": "127.0.0.1:0"}
+    """gunicorn with the settings of `scorekeeper serve` on a port the system picks, until it answers ``path``."""
+    command = [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.serving", app]
+    env = {**os.environ, "BIND": "127.0.0.1:0", **(env or {})}  # a test may ask for a port again
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
             command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

@@ -43,6 +43,8 @@ def pages(client):
         "players": "/players",
         "player": "/players/Christina",
         "import": "/history/import",
+        "rules": "/rules",
+        "api": "/docs/api",
     }
 
 

@@ -1,0 +1,131 @@
+"""What makes the app installable and keeps it opening offline: the manifest, the icons, the service worker.
+
+The service worker's cache is named after a hash of the static files and of the
+worker itself, computed once at start: a deploy that changes any of them changes
+the worker's bytes, so browsers install the new worker, which drops the old cache.
+"""
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, send_from_directory, url_for
+from flask.blueprints import BlueprintSetupState
+from flask.sansio.app import App
+
+from .. import games
+
+bp = Blueprint("app_shell", __name__)
+
+LIGHT = {"background": "#f7f5f0", "theme": "#f7f5f0"}  # app.css --bg
+DARK = {"background": "#121212", "theme": "#121212"}
+OPEN_ENDPOINTS = {
+    f"app_shell.{name}" for name in ("manifest", "service_worker", "favicon", "apple_touch_icon", "offline")
+}
+HANDS_AHEAD = 8  # an evening's worth of hands recorded offline still say who deals and passes next
+SHELL_FILES = (
+    *("app.css", "offline.css", "display.css", "table.js", "follow.js", "offline.js", "outbox.js", "offline-table.js"),
+    "icons/icon-192.png",
+)
+
+
+@bp.record_once
+def remember_version(state: BlueprintSetupState) -> None:
+    state.app.extensions["app_shell_version"] = shell_version(state.app)
+
+
+def shell_version(app: App) -> str:
+    """A short hash of every static file and of the worker's template."""
+    digest = hashlib.sha256()
+    static = Path(app.static_folder or "static")
+    worker = Path(app.template_folder or "templates") / "app_shell" / "sw.js"
+    for path in sorted([*static.rglob("*"), worker]):
+        if path.is_file():
+            digest.update(str(path.relative_to(path.parents[1])).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    icon = "/static/icons/"
+    answer = jsonify(
+        {
+            "id": "/",
+            "name": "Hearts Scorekeeper",
+            "short_name": "Hearts",
+            "description": "Keeps score for Hearts played with real cards.",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "orientation": "any",
+            "background_color": LIGHT["background"],
+            "theme_color": LIGHT["theme"],  # dark pages say theirs in <meta name="theme-color" media=…>
+            "icons": [
+                {"src": icon + "icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
+                {"src": icon + "icon-512.png", "sizes": "512x512", "type": "image/png", "purpose": "any"},
+                {"src": icon + "maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+            ],
+        }
+    )
+    answer.mimetype = "application/manifest+json"
+    return answer
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    return send_from_directory(Path(current_app.static_folder or "static") / "icons", "favicon.ico")
+
+
+@bp.get("/apple-touch-icon.png")
+def apple_touch_icon() -> Response:
+    return send_from_directory(Path(current_app.static_folder or "static") / "icons", "apple-touch-icon.png")
+
+
+@bp.app_context_processor
+def shell_colours() -> dict[str, object]:
+    return {"shell_colours": {"light": LIGHT["theme"], "dark": DARK["theme"]}}
+
+
+@bp.app_template_global()
+def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
+    """What the table page needs to keep going with no network, worked out here while online.
+
+    The page gets no second copy of the rules: the next hands' dealers and passes come
+    precomputed by the rules core; the one sum it may do is a hand's raw points (static/outbox.js).
+    """
+    return {
+        "game": loaded.id,
+        "players": loaded.players,
+        "totals": list(loaded.state.totals),
+        "jack": loaded.rules.omnibus,
+        "leads": loaded.setup.leads,
+        "removed": list(loaded.setup.removed),
+        "ahead": [
+            {"number": hand.number, "dealer": hand.dealer, "pass": hand.pass_direction, "passes": hand.passes}
+            for hand in loaded.state.hands_ahead(HANDS_AHEAD)
+        ],
+        "record": url_for("api.record_hand", game_id=loaded.id),
+        "game_url": url_for("api.game", game_id=loaded.id),
+    }
+
+
+@bp.app_template_global()
+def rendered_at() -> str:
+    """When a page was made, for a page that may later be shown from the cache: "not updated since …"."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The worker lives at the root so its scope is the whole app; browsers always revalidate it."""
+    shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for(".offline")]
+    version = current_app.extensions["app_shell_version"]
+    body = render_template("app_shell/sw.js", version=version, shell=shell)
+    answer = Response(body, mimetype="text/javascript")
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@bp.get("/offline")
+def offline() -> str:
+    return render_template("app_shell/offline.html")

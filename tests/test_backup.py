@@ -1,0 +1,180 @@
+"""`scorekeeper backup` of a server at work, `restore` into an empty instance, and the records' upkeep."""
+
+import json
+import threading
+from datetime import datetime
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import update
+
+from scorekeeper import models
+from scorekeeper.backup import export_of_sqlite
+from scorekeeper.db import db
+from scorekeeper.main import main
+
+from server import call, running_server
+
+# Eight hands that bring every total back to 0, so that a game never ends however long the posting
+# runs: each seat takes 26 points over the first four, then shoots the moon and subtracts them.
+HANDS = [
+    {"hearts": [0, 4, 5, 4], "queen": 0},
+    {"hearts": [4, 0, 4, 5], "queen": 1},
+    {"hearts": [5, 4, 0, 4], "queen": 2},
+    {"hearts": [4, 5, 4, 0], "queen": 3},
+    *(
+        {"hearts": [13 * (seat == shooter) for seat in range(4)], "queen": shooter, "moon_option": "subtract"}
+        for shooter in range(4)
+    ),
+]
+
+
+def scorekeeper(*arguments, instance, database_url=None):
+    """The `scorekeeper` command on an instance folder (and its SQLite database unless one is named)."""
+    env = {"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": database_url, "SECRET_KEY": "backup-test"}
+    return CliRunner().invoke(main, list(arguments), env=env, catch_exceptions=False)
+
+
+def exported(instance, database_url=None):
+    instance.mkdir(parents=True, exist_ok=True)
+    answer = scorekeeper("backup", str(instance / "export.json"), instance=instance, database_url=database_url)
+    assert answer.exit_code == 0, answer.output
+    return json.loads((instance / "export.json").read_text())
+
+
+class Posting(threading.Thread):
+    """A table night: hands posted to a few games, one after another, until told to stop."""
+
+    def __init__(self, base, games):
+        super().__init__()
+        self.base, self.games, self.posted = base, games, 0
+        self.enough, self.stop = threading.Event(), threading.Event()
+        self.failures = []
+
+    def run(self):
+        while not self.stop.is_set():
+            game = self.games[self.posted % len(self.games)]
+            hand = HANDS[(self.posted // len(self.games)) % len(HANDS)]
+            status, answer = call("POST", f"{self.base}/api/games/{game}/hands", hand)
+            if status != 201:
+                self.failures.append(answer)
+                return
+            self.posted += 1
+            if self.posted >= 12:
+                self.enough.set()
+
+
+@pytest.fixture
+def backed_up(database_url, tmp_path):
+    """A backup taken while hands were being posted, and the server's export once posting stopped."""
+    source = tmp_path / "source"
+    target = tmp_path / ("backup.sqlite" if database_url.startswith("sqlite") else "backup.json")
+    with running_server(database_url) as server:
+        ids = [call("POST", server.base + "/api/games", {"players": names})[1]["id"] for names in PLAYERS]
+        posting = Posting(server.base, ids)
+        posting.start()
+        try:
+            assert posting.enough.wait(60), posting.failures
+            answer = scorekeeper("backup", str(target), instance=source, database_url=database_url)
+            after_backup = posting.posted
+            # Some hands are posted after the backup too, so that it is known to miss them.
+            while posting.posted < after_backup + 4 and posting.is_alive():
+                posting.enough.clear()
+                posting.enough.wait(1)
+        finally:
+            posting.stop.set()
+            posting.join()
+    assert answer.exit_code == 0 and not posting.failures, (answer.output, posting.failures)
+    return target, exported(source, database_url)
+
+
+PLAYERS = [["Ann", "Ben", "Cat", "Dan"], ["Eve", "Fay", "Gus", "Hal"], ["Ivy", "Jo", "Kit", "Lou"]]
+
+
+def games_of(target):
+    return json.loads(target.read_text()) if target.suffix == ".json" else export_of_sqlite(target)
+
+
+def test_a_backup_taken_while_hands_are_posted_restores_to_the_same_games(backed_up, tmp_path):
+    target, server_at_the_end = backed_up
+    backup = games_of(target)
+    # Each game in the backup is whole: the hands the server had when it was taken, none half-written.
+    for kept, final in zip(backup["games"], server_at_the_end["games"], strict=True):
+        assert kept["hands"] == final["hands"][: len(kept["hands"])]
+    assert sum(len(game["hands"]) for game in backup["games"]) < sum(
+        len(game["hands"]) for game in server_at_the_end["games"]
+    )
+    empty = tmp_path / "empty"
+    answer = scorekeeper("restore", str(target), instance=empty)
+    assert answer.exit_code == 0 and "Restored 3 games" in answer.output, answer.output
+    assert exported(empty) == backup
+    assert scorekeeper("check", instance=empty).exit_code == 0
+
+
+def test_restoring_twice_changes_nothing(backed_up, tmp_path):
+    target, _ = backed_up
+    empty = tmp_path / "empty"
+    assert scorekeeper("restore", str(target), instance=empty).exit_code == 0
+    once = exported(empty)
+    assert scorekeeper("restore", str(target), instance=empty).exit_code == 0
+    assert exported(empty) == once
+
+
+def test_a_file_that_is_no_backup_is_refused_and_nothing_stored(tmp_path):
+    (tmp_path / "notes.txt").write_text("hearts night: Ann 40, Ben 12")
+    answer = scorekeeper("restore", str(tmp_path / "notes.txt"), instance=tmp_path)
+    assert answer.exit_code == 1
+    assert "Nothing was restored" in answer.output and "neither a SQLite backup nor a JSON export" in answer.output
+    assert exported(tmp_path)["games"] == []
+
+
+def test_a_backup_into_a_missing_folder_says_so(tmp_path):
+    answer = scorekeeper("backup", str(tmp_path / "nowhere" / "hearts.sqlite"), instance=tmp_path)
+    assert answer.exit_code == 1 and f"There is no folder {tmp_path / 'nowhere'}" in answer.output, answer.output
+
+
+def test_a_damaged_sqlite_file_is_refused(tmp_path):
+    (tmp_path / "torn.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x07" * 4000)
+    answer = scorekeeper("restore", str(tmp_path / "torn.sqlite"), instance=tmp_path)
+    assert answer.exit_code == 1 and "is a damaged SQLite database" in answer.output, answer.output
+
+
+def test_check_finds_a_stored_record_that_differs_and_rebuild_records_mends_it(app, table, database_url, tmp_path):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    with app.app_context():
+        db.session.execute(update(models.Player).where(models.Player.seat == 1).values(total=99))
+        db.session.commit()
+    found = scorekeeper("check", instance=tmp_path, database_url=database_url)
+    assert found.exit_code == 1 and "the stored record of Ben differs from the replay" in found.output
+    assert "Replayed 1 games." in scorekeeper("rebuild-records", instance=tmp_path, database_url=database_url).output
+    fine = scorekeeper("check", instance=tmp_path, database_url=database_url)
+    assert fine.exit_code == 0 and "Checked 1 games" in fine.output
+
+
+def test_a_restored_export_keeps_the_games_dates(app, table, database_url, tmp_path):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    long_ago = {"created_at": datetime(2020, 2, 29, 20, 15), "updated_at": datetime(2020, 2, 29, 21, 40)}
+    with app.app_context():
+        db.session.execute(update(models.Game).values(**long_ago))
+        db.session.commit()
+    source = exported(tmp_path / "source", database_url)
+    assert source["games"][0]["updated_at"] == "2020-02-29T21:40:00Z"
+    assert scorekeeper("restore", str(tmp_path / "source" / "export.json"), instance=tmp_path / "empty").exit_code == 0
+    assert exported(tmp_path / "empty") == source
+
+
+def test_check_finds_a_game_that_does_not_replay_and_a_wrong_status(app, table, database_url, tmp_path):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    broken = table.start_game()["id"]
+    table.record_hand([4, 0, 9, 0], 1)
+    with app.app_context():
+        db.session.execute(update(models.Game).where(models.Game.id != broken).values(finished=True))
+        db.session.execute(update(models.Hand).where(models.Hand.game_id == broken).values(hearts=[4, 0, 8, 0]))
+        db.session.commit()
+    found = scorekeeper("check", instance=tmp_path, database_url=database_url)
+    assert found.exit_code == 1
+    assert f"Game {broken} does not replay: hand 1: The hearts add up to 12" in found.output
+    assert f"Game {broken - 1} is stored as finished." in found.output

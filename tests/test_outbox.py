@@ -1,0 +1,145 @@
+"""Recording with no network: hands wait on the phone, then reach the server once, in order; conflicts are shown."""
+
+import re
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+pytestmark = pytest.mark.browser
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def open_offline(page: Page, context: BrowserContext, url: str) -> None:
+    """Open the table page while online (the worker keeps it), then cut the network."""
+    page.goto(url)
+    expect(page.locator("html[data-offline-ready=yes]")).to_have_count(1)
+    context.set_offline(True)
+    expect(page.locator("#connection")).to_have_text("offline")  # the page has seen it: Save now queues
+
+
+def enter_hand(page: Page, hearts: list[int], queen: int, moon: str | None = None) -> None:
+    for name, count in zip(PLAYERS, hearts, strict=True):
+        row = page.get_by_role("group", name=f"Hearts taken by {name}")
+        row.get_by_role("radio", name=str(count), exact=True).locator("xpath=..").click()
+    page.get_by_role("group", name="Who took the Q♠").get_by_text(PLAYERS[queen], exact=True).click()
+    if moon:
+        page.get_by_text(moon).click()
+    page.get_by_role("button", name="Save hand").click()
+
+
+def facts(hand: dict) -> tuple:
+    return hand["number"], hand["hearts"], hand["queen"]
+
+
+def test_hands_saved_offline_survive_a_reload_and_reach_the_server_once_in_order(page, context, live_server, table):
+    table.start_game()
+    open_offline(page, context, f"{live_server}/games/{table.game_id}")
+    enter_hand(page, [4, 0, 9, 0], 1)
+    expect(page.locator("#connection")).to_have_text("offline · 1 hand waiting")
+    enter_hand(page, [0, 2, 3, 8], 3)
+    expect(page.locator("#connection")).to_have_text("offline · 2 hands waiting")
+    page.reload()  # no network: the worker's copy of the page, and the queue from this phone's storage
+    expect(page.locator("tr.waiting")).to_have_count(2)
+    expect(page.locator("tr.waiting-note").first).to_have_text("Hand 2: waiting to be sent")
+    expect(page.locator('[data-total="1"]')).to_have_text("15")  # last known totals + the waiting hands' points
+    expect(page.locator('[data-total="3"]')).to_have_text("21")
+    next_hand = page.locator(".next-hand")  # hand 3 from the hands worked out while online
+    expect(next_hand).to_contain_text("Hand 3")
+    expect(next_hand).to_contain_text("Cat deals.")
+    expect(next_hand).to_contain_text("Pass 3 cards across")
+    expect(next_hand).to_contain_text("Ann → Cat")
+    context.set_offline(False)
+    expect(page.locator("tr.waiting")).to_have_count(0)
+    expect(page.locator("#connection")).to_be_hidden()
+    expect(page.locator(".next-hand h1")).to_have_text(re.compile(r"^Hand 3\b"))
+    stored = table.game()["hands"]
+    assert [facts(hand) for hand in stored] == [(1, [4, 0, 9, 0], 1), (2, [0, 2, 3, 8], 3)]
+    assert table.game()["totals"] == [4, 15, 12, 21]
+
+
+def test_a_moon_recorded_offline_waits_for_the_server_to_score_it(page, context, live_server, table):
+    table.start_game()
+    open_offline(page, context, f"{live_server}/games/{table.game_id}")
+    enter_hand(page, [0, 13, 0, 0], 1)  # no moon option chosen yet: the form asks, nothing is queued
+    expect(page.locator("tr.waiting")).to_have_count(0)
+    enter_hand(page, [0, 13, 0, 0], 1, moon="Everyone else +26")
+    expect(page.locator("tr.waiting")).to_contain_text("moon: scored when back online")
+    expect(page.locator('[data-total="1"]')).to_have_text("0")
+    context.set_offline(False)
+    expect(page.locator("tr.waiting")).to_have_count(0)
+    assert table.game()["hands"][0]["moon"] == {"shooter": 1, "option": "add"}
+    assert table.game()["totals"] == [26, 0, 26, 26]
+
+
+def test_an_identical_hand_already_on_the_server_is_not_a_conflict(page, context, live_server, table):
+    table.start_game()
+    open_offline(page, context, f"{live_server}/games/{table.game_id}")
+    enter_hand(page, [4, 0, 9, 0], 1)
+    table.record_hand([4, 0, 9, 0], 1, number=1)  # as if the phone's first send arrived and its answer was lost
+    context.set_offline(False)
+    expect(page.locator("tr.waiting")).to_have_count(0)
+    expect(page.locator("#conflict")).to_be_hidden()
+    assert len(table.game()["hands"]) == 1
+
+
+@pytest.mark.parametrize(
+    "choice, kept", [("Keep the server's hand 1", [0, 4, 0, 9]), ("Use this phone's hand 1", [4, 0, 9, 0])]
+)
+def test_a_hand_recorded_elsewhere_meanwhile_is_shown_with_both_versions(
+    page, context, live_server, table, choice, kept
+):
+    table.start_game()
+    open_offline(page, context, f"{live_server}/games/{table.game_id}")
+    enter_hand(page, [4, 0, 9, 0], 1)
+    table.record_hand([0, 4, 0, 9], 3, number=1)  # another phone, while this one is offline
+    context.set_offline(False)
+    conflict = page.locator("#conflict")
+    expect(conflict).to_be_visible()
+    expect(conflict).to_contain_text("On the server: Ann 0♥, Ben 4♥, Cat 0♥, Dan 9♥ · Q♠ Dan")
+    expect(conflict).to_contain_text("On this phone: Ann 4♥, Ben 0♥, Cat 9♥, Dan 0♥ · Q♠ Ben")
+    expect(page.locator("tr.waiting")).to_have_count(1)  # nothing dropped until the person chooses
+    page.get_by_role("button", name=choice).click()
+    expect(page.locator("tr.waiting")).to_have_count(0)
+    expect(conflict).to_be_hidden()
+    hands = table.game()["hands"]
+    assert len(hands) == 1 and hands[0]["hearts"] == kept
+
+
+def test_with_no_service_worker_save_still_queues_and_sends(browser, live_server, table):
+    """As on plain http:// over the LAN, where browsers refuse service workers."""
+    table.start_game()
+    context = browser.new_context()
+    try:
+        context.add_init_script("delete Navigator.prototype.serviceWorker")  # what an insecure page sees
+        page = context.new_page()
+        page.goto(f"{live_server}/games/{table.game_id}")
+        expect(page.locator("html[data-offline-ready]")).to_have_count(0)
+        page.wait_for_function("() => window.OfflineTable !== undefined")  # loaded at once, not when offline
+        context.set_offline(True)
+        expect(page.locator("#connection")).to_have_text("offline")
+        enter_hand(page, [4, 0, 9, 0], 1)
+        expect(page.locator("#connection")).to_have_text("offline · 1 hand waiting")
+        context.set_offline(False)
+        expect(page.locator("tr.waiting")).to_have_count(0)
+        assert [facts(hand) for hand in table.game()["hands"]] == [(1, [4, 0, 9, 0], 1)]
+    finally:
+        context.close()
+
+
+def test_a_save_the_server_does_not_answer_waits_in_the_queue(browser, live_server, table):
+    """The Wi-Fi is up but the server is away: the in-place save hands the hand to the queue."""
+    table.start_game()
+    context = browser.new_context(service_workers="block")  # so the page's own requests can be cut off
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/games/{table.game_id}")
+        page.route("**/api/games/*/hands", lambda route: route.abort("connectionrefused"))
+        enter_hand(page, [4, 0, 9, 0], 1)
+        expect(page.locator("#connection")).to_have_text("not sent yet · 1 hand waiting")
+        expect(page.locator("tr.waiting")).to_have_count(1)
+        assert table.game()["hands"] == []
+        page.unroute("**/api/games/*/hands")
+        expect(page.locator("tr.waiting")).to_have_count(0, timeout=15000)  # it asks again every 5 s
+        assert [facts(hand) for hand in table.game()["hands"]] == [(1, [4, 0, 9, 0], 1)]
+    finally:
+        context.close()
