@@ -8,8 +8,9 @@ the summaries move in step with the seats whichever code path commits.
 """
 
 from dataclasses import dataclass, fields
+from typing import Any
 
-from sqlalchemy import Integer, cast, delete, event, func, insert, select
+from sqlalchemy import Integer, Select, cast, delete, event, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -103,15 +104,31 @@ def _drop_pending(session: Session, _transaction: object) -> None:
 
 def rebuild() -> None:
     """Every summary added up again from the seats' records."""
-    player = models.Player
     db.session.execute(delete(models.PlayerSummary))
-    totals = select(
-        player.name_key,
-        func.min(player.name),
-        func.count(),
-        *(func.sum(column) for column in _seat_columns()),
-    ).group_by(player.name_key)
-    db.session.execute(insert(models.PlayerSummary).from_select(["name_key", "name", *SUMMED], totals))
+    db.session.execute(insert(models.PlayerSummary).from_select(["name_key", "name", *SUMMED], _added_up()))
+
+
+def mismatches() -> list[str]:
+    """The players whose stored summary is not what their seats' records add up to."""
+    expected: dict[str, tuple[int, ...]] = {row[0]: tuple(row[2:]) for row in db.session.execute(_added_up())}
+    summaries = models.PlayerSummary
+    columns = [getattr(summaries, column) for column in SUMMED]
+    stored: dict[str, tuple[int, ...]] = {
+        row[0]: tuple(row[1:]) for row in db.session.execute(select(summaries.name_key, *columns))
+    }
+    keys = expected.keys() | {key for key, counts in stored.items() if counts[0]}  # games 0: all deleted
+    return [
+        f"The summary of the player “{key}” differs from their seats' records."
+        for key in sorted(keys)
+        if expected.get(key) != stored.get(key)
+    ]
+
+
+def _added_up() -> Select[Any]:
+    """Each player's name key, a name, and the sums of SUMMED over their seats."""
+    player = models.Player
+    sums = (func.coalesce(func.sum(column), 0) for column in _seat_columns())
+    return select(player.name_key, func.min(player.name), func.count(), *sums).group_by(player.name_key)
 
 
 def _seat_columns() -> list[object]:
