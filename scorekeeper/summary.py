@@ -8,7 +8,7 @@ the summaries move in step with the seats whichever code path commits.
 """
 
 from dataclasses import dataclass, fields
-from typing import Any, Unpack
+from typing import Any
 
 from sqlalchemy import Integer, Select, cast, delete, event, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -124,7 +124,7 @@ def mismatches() -> list[str]:
     ]
 
 
-def _added_up() -> Select[Unpack[tuple[Any, ...]]]:
+def _added_up() -> Select[*tuple[Any, ...]]:
     """Each player's name key, a name, and the sums of SUMMED over their seats."""
     player = models.Player
     sums = (func.coalesce(func.sum(column), 0) for column in _seat_columns())
