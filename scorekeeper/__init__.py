@@ -10,13 +10,17 @@ from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import Migrate, upgrade
 from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter, Map
 
 from . import cli, games, guard, minify
 from .db import db
 from .paths import bundled, instance_folder
 
+IMPORT_MAX = 64 * 1024 * 1024
+ROW_NUMBER_MAX = 2**31 - 1  # PostgreSQL's integer
 csrf = CSRFProtect()
 migrate = Migrate(directory=str(Path(__file__).resolve().parent / "migrations"))
 
@@ -38,13 +42,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),  # a phone at the table stays signed in
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # The largest body taken: an import of a club's whole history (10,000 games export to about
+        # 45 MB). The API takes far less (views/api.py), and forms without a file 500 kB (Flask's default).
+        MAX_CONTENT_LENGTH=IMPORT_MAX,
         WTF_CSRF_TIME_LIMIT=None,  # a form's token is good for its session: a table page stays open all evening
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_PASSCODE"):
         app.config["PASSCODE"] = os.environ["SCOREKEEPER_PASSCODE"]
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY"):
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+        proxies = proxy_count(os.environ["SCOREKEEPER_BEHIND_PROXY"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if os.environ.get("DATABASE_URL"):
@@ -55,6 +63,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
 
+    private_sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"], Path(app.instance_path))
+    app.url_map.converters["int"] = RowNumber
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
@@ -110,9 +120,35 @@ def instance_secret(instance: Path) -> str:
     """A secret made once and kept in the instance folder, so sessions survive restarts."""
     path = instance / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(secrets.token_hex(32))  # never readable by others, not even for a moment
     return path.read_text().strip()
+
+
+def private_sqlite_file(url: str, instance: Path) -> None:
+    """Create a new SQLite database file readable by its owner only (its -wal and -shm files follow it)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return
+    path = instance / parsed.database if not os.path.isabs(parsed.database) else Path(parsed.database)
+    if not path.exists() and path.parent.is_dir():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
+def proxy_count(setting: str) -> int:
+    """How many proxies in front to trust: the setting's number, 1 for any other value such as "1" or "yes".
+
+    >>> proxy_count("2"), proxy_count("yes")
+    (2, 1)
+    """
+    return int(setting) if setting.isascii() and setting.isdigit() and 0 < int(setting) < 10 else 1
+
+
+class RowNumber(IntegerConverter):
+    """``<int:…>`` in addresses: past what the database's integers hold is no such page (404), not an error."""
+
+    def __init__(self, url_map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = None) -> None:
+        super().__init__(url_map, fixed_digits, min, ROW_NUMBER_MAX if max is None else max)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -17,7 +17,7 @@ from . import rules
 from .db import db
 from .export import as_json
 from .games import all_games
-from .history import import_games
+from .restore import ImportReport, import_games
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -56,8 +56,8 @@ def sqlite_file() -> Path | None:
     return Path(url.database)
 
 
-def restore(source: Path) -> list[int]:
-    """Add the games of a backup (SQLite file or JSON export) to the app's database."""
+def restore(source: Path) -> ImportReport:
+    """Add the games of a backup (SQLite file or JSON export) to the app's database; games already here are skipped."""
     return import_games(read_backup(source))
 
 

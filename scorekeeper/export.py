@@ -1,32 +1,35 @@
-"""Games written out as JSON (the API's game objects) and as CSV, a row per hand per player."""
+"""The export format, both ways: games written out as JSON and CSV, and an export read back in.
+
+A JSON export is ``{"format": "hearts-scorekeeper", "version": 1, "games": [...]}``
+where each game is the API's game object (serialize.py), ``uid`` included.
+Reading one checks every game by the rules, as if entered by hand.
+"""
 
 import csv
+import hashlib
 import io
+import json
+import re
+import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
+from . import rules
 from .games import LoadedGame
-from .history import export_document
 from .serialize import game_json, timestamp
 
-CSV_COLUMNS = [
-    "game",
-    "date",
-    "hand",
-    "pass",
-    "dealer",
-    "seat",
-    "player",
-    "hearts",
-    "queen",
-    "jack",
-    "moon",
-    "score",
-    "total",
-]
+EXPORT_FORMAT = "hearts-scorekeeper"
+EXPORT_VERSION = 1
+CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", "queen", "jack", "moon", "score",
+               "total"]  # fmt: skip
+UID = re.compile(r"[0-9a-f]{32}")
+# Spreadsheets run a cell starting with these as a formula: "=HYPERLINK(…)" in a name must stay text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def as_json(games: Iterable[LoadedGame]) -> dict[str, object]:
-    return export_document([game_json(loaded) for loaded in games])
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": [game_json(loaded) for loaded in games]}
 
 
 def as_csv(games: Iterable[LoadedGame]) -> str:
@@ -43,9 +46,9 @@ def as_csv(games: Iterable[LoadedGame]) -> str:
                         timestamp(loaded.game.created_at),
                         scored.number,
                         scored.pass_direction,
-                        loaded.players[scored.dealer],
+                        cell_text(loaded.players[scored.dealer]),
                         seat,
-                        name,
+                        cell_text(name),
                         scored.hand.hearts[seat],
                         int(scored.hand.queen == seat),
                         int(scored.hand.jack == seat),
@@ -55,3 +58,103 @@ def as_csv(games: Iterable[LoadedGame]) -> str:
                     ]
                 )
     return out.getvalue()
+
+
+def cell_text(text: str) -> str:
+    """A name as a spreadsheet shows it, never runs it.
+
+    >>> cell_text("Ann"), cell_text("=HYPERLINK(1)"), cell_text("@SUM(A1)")
+    ('Ann', "'=HYPERLINK(1)", "'@SUM(A1)")
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+@dataclass(frozen=True)
+class ExportedGame:
+    """One game of an export, checked by the rules, not yet stored."""
+
+    uid: str
+    players: list[str]
+    house: rules.HouseRules
+    hands: list[rules.Hand]
+    created_at: datetime | None
+    updated_at: datetime | None
+
+
+def read_games(document: object) -> list[ExportedGame]:
+    """Every game of an export, checked; a RuleError names the first game and hand that breaks a rule."""
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise rules.RuleError("This file is not a Hearts Scorekeeper export.")
+    games = document.get("games")
+    if not isinstance(games, list):
+        raise rules.RuleError("This export has no list of games.")
+    read = []
+    for place, exported in enumerate(games, start=1):
+        try:
+            read.append(_read_game(exported))
+        except rules.RuleError as broken:
+            raise rules.RuleError(f"Game {place} in the file: {broken.message}", broken.errors) from None
+    return read
+
+
+def _read_game(exported: object) -> ExportedGame:
+    if not isinstance(exported, dict):
+        raise rules.RuleError("it is not a game object.")
+    names = rules.clean_names(exported.get("players"))
+    given = exported.get("rules")
+    if given is not None and not isinstance(given, dict):
+        raise rules.RuleError("its house rules are not an object.", {"rules": "An object of house rules."})
+    house = rules.house_rules(len(names), given)
+    hands_in = exported.get("hands") or []
+    if not isinstance(hands_in, list):
+        raise rules.RuleError("its hands are not a list.")
+    hands = []
+    for number, hand in enumerate(hands_in, start=1):
+        try:
+            hands.append(rules.make_hand(names, house, _facts_of_export(hand)))
+        except rules.RuleError as broken:
+            raise rules.RuleError(f"hand {number}: {broken.message}", broken.errors) from None
+    rules.replay(len(names), house, hands)  # a hand after the end, or past the most a game takes
+    uid = exported.get("uid")
+    if uid is not None and (not isinstance(uid, str) or not UID.fullmatch(uid)):
+        raise rules.RuleError("its uid is not 32 hexadecimal digits.", {"uid": "32 hexadecimal digits."})
+    created_at = _moment(exported.get("created_at"))
+    uid = uid or _uid_of(names, house, hands, created_at)
+    return ExportedGame(uid, names, house, hands, created_at, _moment(exported.get("updated_at")))
+
+
+def _uid_of(names: list[str], house: rules.HouseRules, hands: list[rules.Hand], created: datetime | None) -> str:
+    """A game exported before uids existed is known by what it holds, so importing it twice stores it once."""
+    played: list[list[object]] = [
+        [*hand.hearts, hand.queen, hand.jack, hand.all_tricks, hand.moon_option] for hand in hands
+    ]
+    facts = [names, house.as_dict(), played, created.isoformat() if created else None]
+    digest = hashlib.sha256(json.dumps(facts, ensure_ascii=False).encode()).digest()
+    return uuid.UUID(bytes=digest[:16], version=4).hex
+
+
+def _facts_of_export(hand: object) -> dict[str, object]:
+    """A hand object of the API as the facts a table entered."""
+    if not isinstance(hand, dict):
+        raise rules.RuleError("it is not a hand object.")
+    moon = hand.get("moon")
+    option = moon.get("option") if isinstance(moon, dict) else None
+    return {
+        "hearts": hand.get("hearts"),
+        "queen": hand.get("queen"),
+        "jack": hand.get("jack"),
+        "all_tricks": hand.get("all_tricks"),
+        "moon_option": option if isinstance(option, str) and option in rules.MOON_OPTIONS else None,
+    }
+
+
+def _moment(value: object) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.removesuffix("Z"))
+    except ValueError:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment if 1900 <= moment.year <= 9999 else None

@@ -6,18 +6,30 @@ and store what a table entered, with the cache of the replay kept beside it
 """
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import ParamSpec, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from . import models, rules
+from . import models, rules, summary
 from .db import db
 from .names import short_names
-from .rows import facts_of, hand_columns, hand_row, house_rules_of, keep_records, name_key, new_game_row
+from .rows import (
+    facts_of,
+    give_hands,
+    hand_columns,
+    hand_row,
+    house_rules_of,
+    keep_records,
+    new_game_row,
+    search_key,
+)
 from .rules import Standing, TableSetup
 
 
@@ -95,15 +107,36 @@ class Preview:
     advice: rules.MoonAdvice | None
 
 
+REPLAYS_KEPT = 256
+_replays: OrderedDict[tuple[str, datetime, int], rules.GameState] = OrderedDict()
+_replays_lock = threading.Lock()
+
+
 def replayed(game: models.Game) -> LoadedGame:
-    house = house_rules_of(game)
-    state = rules.replay(len(game.players), house, [facts_of(hand) for hand in game.hands])
+    """The game with its replayed state; a replay is kept while the game is unchanged (every change
+    touches updated_at), so pages polled by every phone at the table don't replay a long game each time."""
+    key = (game.uid, game.updated_at, len(game.hands))
+    with _replays_lock:
+        state = _replays.get(key)
+        if state is not None:
+            _replays.move_to_end(key)
+    if state is None:
+        state = rules.replay(len(game.players), house_rules_of(game), [facts_of(hand) for hand in game.hands])
+        _remember(key, state)
     return LoadedGame(game, [player.name for player in game.players], state)
+
+
+def _remember(key: tuple[str, datetime, int], state: rules.GameState) -> None:
+    with _replays_lock:
+        _replays[key] = state
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
 
 
 @changes_a_game
 def create_game(players: object, given_rules: object = None) -> LoadedGame:
     game = new_game_row(players, given_rules)
+    give_hands(game, [])  # a game with no hand yet counts in its players' records
     db.session.add(game)
     db.session.commit()
     return replayed(game)
@@ -142,11 +175,14 @@ def stored_games(batch: int = 500) -> Iterator[models.Game]:
 
 
 def rebuild_records() -> int:
-    """Replay every game and refresh what its rows keep of the replay; the number of games."""
+    """Replay every game and refresh what its rows keep of the replay, then add up every player's
+    summary again from the seats; the number of games."""
     count = 0
     for loaded in all_games():
         keep_records(loaded.game, loaded.state)
         count += 1
+    db.session.commit()
+    summary.rebuild()
     db.session.commit()
     return count
 
@@ -169,8 +205,11 @@ def list_games(
     """Newest first, ``limit`` games with an id below ``before``; and whether more follow."""
     query = select(models.Game).order_by(models.Game.id.desc()).limit(limit + 1)
     if player:
+        key = search_key(player)
+        if key is None:
+            return [], False
         # Walk the player's index newest first rather than every game.
-        seated = select(models.Player.game_id).where(models.Player.name_key == name_key(player))
+        seated = select(models.Player.game_id).where(models.Player.name_key == key)
         if before is not None:
             seated = seated.where(models.Player.game_id < before)
         if finished is None:
@@ -268,6 +307,7 @@ def undo_hand(game_id: int, number: int | None = None) -> LoadedGame:
 @changes_a_game
 def delete_game(game_id: int) -> None:
     game = _locked(game_id).game
+    summary.forget_game(game)
     db.session.delete(game)
     db.session.commit()
 
@@ -296,6 +336,9 @@ def _facts(loaded: LoadedGame) -> list[rules.Hand]:
 
 def _commit(loaded: LoadedGame, state: rules.GameState) -> LoadedGame:
     keep_records(loaded.game, state)
+    # A correction keeps the count of hands and this change's updated_at: the replay kept for that key
+    # while loading is of the hands before it. (Were the commit to fail, that updated_at is never stored.)
+    _remember((loaded.game.uid, loaded.game.updated_at, len(state.hands)), state)
     try:
         db.session.commit()
     except IntegrityError:

@@ -3,16 +3,20 @@
 With a passcode set (SCOREKEEPER_PASSCODE, or PASSCODE in instance/config.py),
 pages ask for it once per phone (a long-lived session cookie) and the API takes
 it as ``Authorization: Bearer <passcode>``. Each wrong passcode from an address
-doubles the wait before that address may try again (1 s, 2 s, 4 s … 5 min).
+doubles the wait before that address may try again (1 s, 2 s, 4 s … 5 min), and
+an address's guesses are judged one at a time, so a burst of parallel guesses
+gets one judged and the rest told to wait.
 """
 
 import hashlib
 import hmac
+import unicodedata
 from datetime import timedelta
 
 from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf import FlaskForm
+from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, PasswordField
 
@@ -23,6 +27,7 @@ from .views import app_shell
 bp = Blueprint("guard", __name__)
 
 MAX_WAIT = timedelta(minutes=5)
+MAX_DOUBLINGS = 9  # 2**9 s is past MAX_WAIT already; no bigger power is ever computed
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -66,18 +71,25 @@ def require_passcode() -> Response | tuple[Response, int] | None:
         return None
     if not request.path.startswith("/api/"):
         return redirect(url_for("guard.sign_in", next=request.full_path.rstrip("?")))
-    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-    wait = seconds_to_wait()
-    if given and wait:
-        return too_soon(wait)
-    if given and hmac.compare_digest(given.encode(), code.encode()):
-        forgive()
-        return None
-    if given:
-        note_failure()
+    given = bearer_token()
+    if given is not None:
+        verdict = judge(given)
+        if verdict == RIGHT:
+            return None
+        if verdict > 0:
+            return too_soon(verdict)
     answer = jsonify({"error": "This server needs its passcode: send Authorization: Bearer <passcode>."})
     answer.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
     return answer, 401
+
+
+def bearer_token() -> bytes | None:
+    """The token of ``Authorization: Bearer <token>``, as the bytes sent; None without that scheme."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    # Headers reach WSGI as latin-1: encoding back gives the bytes sent, UTF-8 from any client.
+    return token.strip().encode("latin-1", errors="replace")
 
 
 def too_soon(wait: int) -> tuple[Response, int]:
@@ -91,48 +103,84 @@ def sign_in() -> str | Response | tuple[str, int]:
     form = SignInForm(next=request.args.get("next", "/"))
     message, status = None, 200
     if form.validate_on_submit():
-        wait = seconds_to_wait()
-        if wait:
-            message, status = f"Too many wrong passcodes: wait {wait} seconds, then try again.", 429
-        elif passcode() and hmac.compare_digest((form.passcode.data or "").encode(), passcode().encode()):
-            forgive()
+        verdict = judge((form.passcode.data or "").encode())
+        if verdict == RIGHT:
             session.permanent = True
             session["passcode"] = fingerprint(passcode())
-            target = form.next.data or "/"
-            return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
+            return redirect(safe_target(form.next.data))
+        if verdict > 0:
+            message, status = f"Too many wrong passcodes: wait {verdict} seconds, then try again.", 429
         else:
-            note_failure()
             message, status = "That is not the passcode.", 401
     return render_template("sign_in.html", form=form, message=message), status
 
 
+def safe_target(target: str | None) -> str:
+    r"""Where to go after signing in: a path on this site, never another host.
+
+    Browsers drop tabs and newlines from addresses and read a backslash as a
+    slash, so "/\t/evil.example" would lead off the site.
+
+    >>> [safe_target(t) for t in ["/history?player=Ann", "//evil.example", "/\t/evil.example", "/\\evil", None]]
+    ['/history?player=Ann', '/', '/', '/', '/']
+    """
+    target = target or "/"
+    if not target.startswith("/") or target.startswith("//") or any(c <= " " or c == "\\" for c in target):
+        return "/"
+    return target
+
+
 def client_address() -> str:
-    return request.remote_addr or "unknown"
+    return (request.remote_addr or "unknown")[: models.ADDRESS_MAX]
 
 
-def seconds_to_wait() -> int:
-    attempt = db.session.get(models.SignInAttempt, client_address())
-    if attempt is None or not attempt.failures:
-        return 0
-    ready = attempt.last_failure + min(MAX_WAIT, timedelta(seconds=2 ** (attempt.failures - 1)))
-    return max(0, int((ready - models.utcnow()).total_seconds() + 0.999))
+RIGHT, WRONG = -1, 0
 
 
-def note_failure() -> None:
-    attempt = db.session.get(models.SignInAttempt, client_address())
-    if attempt is None:
-        attempt = models.SignInAttempt(address=client_address(), failures=0)
-        db.session.add(attempt)
+def judge(given: bytes) -> int:
+    """RIGHT, WRONG, or the seconds to wait before this address may guess again.
+
+    One guess per address at a time: the attempt row is written (and so held)
+    before the guess is compared, so parallel guesses queue behind it and find
+    the wait it set instead of being judged too.
+    """
+    attempt = hold_attempt(client_address())
+    wait = seconds_to_wait(attempt)
+    if wait:
+        db.session.rollback()
+        return wait
+    if hmac.compare_digest(normalized(given), normalized(passcode().encode())):
+        db.session.delete(attempt)
+        db.session.commit()
+        return RIGHT
     attempt.failures += 1
     attempt.last_failure = models.utcnow()
     db.session.commit()
+    return WRONG
 
 
-def forgive() -> None:
-    attempt = db.session.get(models.SignInAttempt, client_address())
-    if attempt is not None:
-        db.session.delete(attempt)
-        db.session.commit()
+def normalized(code: bytes) -> bytes:
+    """The passcode as NFC UTF-8, so "José" typed either way on any phone is the same passcode."""
+    return unicodedata.normalize("NFC", code.decode("utf-8", errors="replace")).encode()
+
+
+def hold_attempt(address: str) -> models.SignInAttempt:
+    """This address's attempt row, created if new, written in this transaction to hold it."""
+    db.session.rollback()  # start afresh: the write below must be the transaction's first statement
+    insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
+    statement = insert(models.SignInAttempt).values(address=address, failures=0, last_failure=models.utcnow())
+    db.session.execute(statement.on_conflict_do_update(index_elements=["address"], set_={"address": address}))
+    attempt = db.session.get(models.SignInAttempt, address, populate_existing=True)
+    assert attempt is not None
+    return attempt
+
+
+def seconds_to_wait(attempt: models.SignInAttempt) -> int:
+    if not attempt.failures:
+        return 0
+    doubled = timedelta(seconds=2 ** min(attempt.failures - 1, MAX_DOUBLINGS))
+    ready = attempt.last_failure + min(MAX_WAIT, doubled)
+    return max(0, int((ready - models.utcnow()).total_seconds() + 0.999))
 
 
 def security_headers(response: Response) -> Response:

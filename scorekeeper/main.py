@@ -70,10 +70,12 @@ def restore(file: Path) -> None:
 
     with app_context():
         try:
-            added = read_in(file)
+            report = read_in(file)
         except rules.RuleError as broken:
             raise click.ClickException(f"Nothing was restored. {broken.message}") from None
-    click.echo(f"Restored {len(added)} game{'s' if len(added) != 1 else ''} from {file}.")
+    added, here = len(report.imported), report.already_here
+    already = f"; {here} {'was' if here == 1 else 'were'} already here" if here else ""
+    click.echo(f"Restored {added} game{'s' if added != 1 else ''} from {file}{already}.")
 
 
 @main.command("rebuild-records")

@@ -4,22 +4,35 @@ The hands are the truth. What a replay of them gives (a game's status, each
 seat's record) is kept beside them only as a cache the service layer refreshes.
 """
 
+import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import Model
+from .rules import NAME_MAX
+
+NAME_KEY_MAX = 3 * NAME_MAX  # case-folding can make one letter three ("ﬃ" is "ffi")
+ADDRESS_MAX = 64  # an IPv6 address with its zone fits; a longer X-Forwarded-For is cut
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def new_uid() -> str:
+    return uuid.uuid4().hex
+
+
 class Game(Model):
     __tablename__ = "games"
+    # A deleted game's id is never given to a new one: old follow links and QR codes must not show it.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # Who the game is wherever it goes: kept by export and import, so a restore skips games already here.
+    uid: Mapped[str] = mapped_column(String(32), unique=True, index=True, default=new_uid)
     target: Mapped[int]
     pass_cycle: Mapped[str] = mapped_column(String(32))
     moon: Mapped[str] = mapped_column(String(16))
@@ -59,14 +72,16 @@ class Player(Model):
             "moons",
             "queens",
         ),
+        # A player's best and worst finished totals: two index lookups, however many games they played.
+        Index("ix_players_finished_total", "name_key", "game_finished", "total"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int]
-    name: Mapped[str] = mapped_column(String(24))
-    # The name as players are matched across games: case and spaces ignored.
-    name_key: Mapped[str] = mapped_column(String(24))
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    # The name as players are matched across games: case, spaces and Unicode spelling ignored.
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_MAX))
     # What replaying the game gives this seat (rules.seat_records), refreshed by
     # the service layer on every change to the game, so that a player's record
     # over thousands of games is one indexed query. The hands stay the truth:
@@ -96,11 +111,31 @@ class Hand(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class PlayerSummary(Model):
+    """A player's record over every game, kept up to date with each change (summary.py).
+
+    Like the seats' records, a cache of the replayed hands: `rebuild-records` computes it again.
+    """
+
+    __tablename__ = "player_summaries"
+
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_MAX), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    games: Mapped[int] = mapped_column(default=0)
+    finished: Mapped[int] = mapped_column(default=0)
+    wins: Mapped[int] = mapped_column(default=0)
+    shared_wins: Mapped[int] = mapped_column(default=0)
+    points: Mapped[int] = mapped_column(default=0)
+    hands: Mapped[int] = mapped_column(default=0)
+    moons: Mapped[int] = mapped_column(default=0)
+    queens: Mapped[int] = mapped_column(default=0)
+
+
 class SignInAttempt(Model):
     """Wrong passcodes from one address, to make it wait longer after each."""
 
     __tablename__ = "sign_in_attempts"
 
-    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(ADDRESS_MAX), primary_key=True)
     failures: Mapped[int] = mapped_column(default=0)
     last_failure: Mapped[datetime] = mapped_column(default=utcnow)

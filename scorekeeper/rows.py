@@ -4,12 +4,14 @@ Rows name their columns as the rules name their fields (HouseRules, Hand,
 SeatRecord), so each conversion is a loop over the rules' own field list.
 """
 
+import unicodedata
 from collections.abc import Mapping
-from dataclasses import asdict, fields
+from dataclasses import fields
 
-from . import models, rules
+from . import models, rules, summary
 
 HAND_FIELDS = tuple(field.name for field in fields(rules.Hand))
+SEAT_FIELDS = tuple(field.name for field in fields(rules.SeatRecord))
 
 
 def house_rules_of(game: models.Game) -> rules.HouseRules:
@@ -33,8 +35,17 @@ def new_game_row(players: object, given_rules: object) -> models.Game:
 
 
 def name_key(name: str) -> str:
-    """How a player is known across games: case and surrounding spaces ignored."""
-    return name.strip().casefold()
+    """How a player is known across games: case, surrounding spaces and Unicode's two spellings ignored.
+
+    >>> name_key(" Jose\u0301 ") == name_key("JOSÉ"), name_key("Straße")
+    (True, 'strasse')
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).strip().casefold())
+
+
+def search_key(name: str) -> str | None:
+    """The key to look a typed name up by; None for text no player's name can hold (a NUL, say)."""
+    return None if rules.has_hidden_characters(name) or len(name) > rules.NAME_MAX * 3 else name_key(name)
 
 
 def hand_row(number: int, hand: rules.Hand) -> models.Hand:
@@ -42,7 +53,7 @@ def hand_row(number: int, hand: rules.Hand) -> models.Hand:
 
 
 def hand_columns(hand: rules.Hand) -> dict[str, object]:
-    return {**asdict(hand), "hearts": list(hand.hearts)}
+    return {**{key: getattr(hand, key) for key in HAND_FIELDS}, "hearts": list(hand.hearts)}
 
 
 def give_hands(game: models.Game, hands: list[rules.Hand]) -> None:
@@ -55,5 +66,7 @@ def keep_records(game: models.Game, state: rules.GameState) -> None:
     """Refresh what the game's rows keep of its replayed state: finished, and each seat's record."""
     game.finished = state.finished
     for player, record in zip(game.players, rules.seat_records(state), strict=True):
-        for key, value in asdict(record).items():
-            setattr(player, key, value)
+        before = summary.seat_counts(player)
+        for key in SEAT_FIELDS:  # not asdict(): it deep-copies, and an import stores thousands of seats
+            setattr(player, key, getattr(record, key))
+        summary.note(player, before, summary.record_counts(record))

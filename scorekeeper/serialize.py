@@ -1,4 +1,4 @@
-"""Games as the API's JSON objects (API.md); the history export uses them too."""
+"""Games as the API's JSON objects (API.md); the export (export.py) writes them too."""
 
 from datetime import datetime
 
@@ -57,6 +57,7 @@ def game_json(loaded: LoadedGame) -> dict[str, object]:
     state = loaded.state
     return {
         **summary_json(loaded),
+        "uid": loaded.game.uid,
         "rules": loaded.rules.as_dict(),
         "hands": [hand_json(scored) for scored in state.hands],
         "next_hand": next_hand_json(state.next_hand, state.players),

@@ -1,8 +1,9 @@
-"""Checking a database: every game replays, and what its rows keep matches the replay."""
+"""Checking a database: every game replays, what its rows keep matches the replay, and each
+player's summary matches their seats."""
 
 from dataclasses import asdict, fields
 
-from . import models, rules
+from . import models, rules, summary
 from .games import stored_games
 from .rows import facts_of, hand_columns, house_rules_of
 
@@ -26,7 +27,7 @@ def check() -> tuple[int, list[str]]:
         for player, record in zip(game.players, rules.seat_records(state), strict=True):
             if stored_record(player, record) != asdict(record):
                 problems.append(f"Game {game.id}: the stored record of {player.name} differs from the replay.")
-    return count, problems
+    return count, problems + summary.mismatches()
 
 
 def replay_checked(game: models.Game) -> rules.GameState:

@@ -3,7 +3,7 @@
     python scripts/bench_history.py [--large 10000] [--repeat 30]
 
 Seeds two fresh SQLite databases with scripts/seed_history.py, then times the
-past-games page, a player's page (the regular with the most games) and a
+past-games page, the players page, a player's page (the regular with the most games) and a
 game's review page through the app (no network), and prints the median of
 each and the ratio large/small. Aim: every ratio at most 1.5.
 """
@@ -46,6 +46,7 @@ def measure(games: int, repeat: int, folder: Path) -> dict[str, float]:
     pages = {
         "past games": "/history",
         "past games, filtered": f"/history?player={regular.name}",
+        "players": "/players",
         f"player page ({regular.games} games)": f"/players/{regular.name}",
         "review": f"/games/{games // 2}/review",
     }

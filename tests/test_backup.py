@@ -111,7 +111,6 @@ def test_a_backup_taken_while_hands_are_posted_restores_to_the_same_games(backed
     assert scorekeeper("check", instance=empty).exit_code == 0
 
 
-@pytest.mark.xfail(strict=True, reason="needs idempotent import (game uid)")
 def test_restoring_twice_changes_nothing(backed_up, tmp_path):
     target, _ = backed_up
     empty = tmp_path / "empty"
@@ -151,6 +150,18 @@ def test_check_finds_a_stored_record_that_differs_and_rebuild_records_mends_it(a
     assert "Replayed 1 games." in scorekeeper("rebuild-records", instance=tmp_path, database_url=database_url).output
     fine = scorekeeper("check", instance=tmp_path, database_url=database_url)
     assert fine.exit_code == 0 and "Checked 1 games" in fine.output
+
+
+def test_check_finds_a_players_summary_that_differs_and_rebuild_records_mends_it(app, table, database_url, tmp_path):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    with app.app_context():
+        db.session.execute(update(models.PlayerSummary).where(models.PlayerSummary.name_key == "cat").values(wins=7))
+        db.session.commit()
+    found = scorekeeper("check", instance=tmp_path, database_url=database_url)
+    assert found.exit_code == 1 and "The summary of the player “cat” differs" in found.output
+    scorekeeper("rebuild-records", instance=tmp_path, database_url=database_url)
+    assert scorekeeper("check", instance=tmp_path, database_url=database_url).exit_code == 0
 
 
 def test_a_restored_export_keeps_the_games_dates(app, table, database_url, tmp_path):

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scorekeeper.db import db
-from scorekeeper.models import Player
+from scorekeeper.models import Player, PlayerSummary
 
 NIGHT = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "add"), ([0, 0, 13, 0], 0), ([3, 3, 3, 4], 3)]  # 46,16,51,43
 
@@ -111,6 +111,7 @@ def test_rebuild_records_replays_every_game(app, table, client):
     play(table, NIGHT, target=50)
     with app.app_context():
         db.session.query(Player).update({"total": 0, "won": False, "queens": 0})
+        db.session.query(PlayerSummary).update({"wins": 0, "queens": 0})
         db.session.commit()
     assert "<dt>Wins</dt><dd>0</dd>" in client.get("/players/Ben").get_data(as_text=True)
     result = app.test_cli_runner().invoke(args=["rebuild-records"])
@@ -141,18 +142,24 @@ def without_ids(document):
     return [{k: v for k, v in game.items() if k not in ("id", "updated_at")} for game in document["games"]]
 
 
-def test_export_import_export_gives_the_same_games(table, client):
+def test_a_backup_restores_the_same_games_and_a_second_restore_changes_nothing(table, client):
     play(table, NIGHT, target=50)
     play(table, [([13, 0, 0], 0, "add"), ([0, 0, 13], 2, "subtract")], players=("Eve", "Fay", "Gus"), moon="choose")
     play(table, [([13, 0, 0, 0], 0), ([0, 13, 0, 0], 1)], sun=True, moon="add", omnibus=False)
     play(table, [([12, 0, 1, 0], 0)] * 2, target=50, exact_reset=True)  # Ann 25, then 50: back to 0
-    first = client.get("/history/export.json").json
-    assert first["games"][-1]["rules"]["exact_reset"] and first["games"][-1]["totals"] == [0, 0, 2, 0]
-    answer = upload(client, json.dumps(first))
+    backup = client.get("/history/export.json").json
+    assert backup["games"][-1]["rules"]["exact_reset"] and backup["games"][-1]["totals"] == [0, 0, 2, 0]
+    for game in backup["games"]:
+        assert client.delete(f"/api/games/{game['id']}").status_code == 204
+    answer = upload(client, json.dumps(backup))
     assert answer.status_code == 302
-    everything = client.get("/history/export.json").json
-    assert len(everything["games"]) == 8
-    assert without_ids({"games": everything["games"][4:]}) == without_ids(first)
+    assert "Imported 4 games." in client.get(answer.headers["Location"]).get_data(as_text=True)
+    restored = client.get("/history/export.json").json
+    assert without_ids(restored) == without_ids(backup)  # the same games, their uids included
+    assert {game["id"] for game in restored["games"]}.isdisjoint(game["id"] for game in backup["games"])
+    again = upload(client, json.dumps(backup))
+    assert "Imported 0 games; 4 were already here." in client.get(again.headers["Location"]).get_data(as_text=True)
+    assert client.get("/history/export.json").json == restored
 
 
 BAD_FILES = [

@@ -11,6 +11,12 @@ db = current_app.extensions["migrate"].db
 
 def run_migrations_online() -> None:
     with db.engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch migrations copy a table and drop the old one; with foreign keys on, dropping the
+            # games table would delete every player and hand. (The pragma only works outside a transaction.)
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(
             connection=connection,
             target_metadata=db.metadata,
@@ -19,6 +25,9 @@ def run_migrations_online() -> None:
         )
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 if context.is_offline_mode():

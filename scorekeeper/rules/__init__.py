@@ -7,6 +7,7 @@ the end of the game, pass directions and dealers.
 from .describe import TableSetup, describe, table_setup
 from .errors import RuleError
 from .game import (
+    MAX_HANDS,
     OUTCOMES,
     GameState,
     MoonAdvice,
@@ -43,6 +44,7 @@ from .house import (
     clean_names,
     dealer,
     default_pass_cycle,
+    has_hidden_characters,
     house_rules,
     is_whole,
     pass_direction,
@@ -56,6 +58,7 @@ __all__ = [
     "CARDS_REMOVED",
     "FACT_KEYS",
     "HEARTS",
+    "MAX_HANDS",
     "MAX_PLAYERS",
     "MAX_TARGET",
     "MIN_PLAYERS",
@@ -88,6 +91,7 @@ __all__ = [
     "default_pass_cycle",
     "describe",
     "hand_scores",
+    "has_hidden_characters",
     "house_rules",
     "is_whole",
     "make_hand",

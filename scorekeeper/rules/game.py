@@ -8,6 +8,8 @@ from .hands import MOON_OPTIONS, Hand, Moon, fixed_option, hand_scores, is_sun, 
 from .house import HouseRules, dealer, pass_direction, pass_targets
 
 OUTCOMES = ("wins", "shares", "goes-on", "loses")  # best first, for the shooter
+# No real game comes near this; an endless one would slow every page that replays it.
+MAX_HANDS = 500
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,9 @@ def new_game(players: int, rules: HouseRules) -> GameState:
 def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
     """The state after one more hand; ``option`` overrides the hand's moon option."""
     upcoming = state.upcoming()
+    if len(state.hands) >= MAX_HANDS:
+        message = f"A game takes at most {MAX_HANDS} hands, and this one has them all."
+        raise RuleError(message, {"hands": message})
     scores, moon = hand_scores(hand, state.rules, state.totals, option or fixed_option(hand, state.rules))
     totals = reset_exact(tuple(before + score for before, score in zip(state.totals, scores, strict=True)), state.rules)
     scored = ScoredHand(upcoming.number, upcoming.dealer, upcoming.pass_direction, hand, moon, tuple(scores), totals)

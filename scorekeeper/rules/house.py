@@ -1,5 +1,6 @@
 """Players, house rules and the table facts that follow from the player count."""
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import TypeGuard
@@ -73,8 +74,12 @@ def clean_names(names: object) -> list[str]:
         raise RuleError(message, {"players": message})
     cleaned: list[str] = []
     for seat, name in enumerate(names):
+        if isinstance(name, str):
+            name = unicodedata.normalize("NFC", name)  # "José" typed as one letter or as e + accent
         if not isinstance(name, str) or not name.strip():
             message = f"Player {seat + 1} needs a name."
+        elif has_hidden_characters(name):
+            message = f"Player {seat + 1}'s name has an invisible or control character: type it again."
         elif len(name.strip()) > NAME_MAX:
             message = f"“{name.strip()[:NAME_MAX]}…” is too long: {NAME_MAX} characters at most."
         elif name.strip().casefold() in {c.casefold() for c in cleaned}:
@@ -84,6 +89,15 @@ def clean_names(names: object) -> list[str]:
             continue
         raise RuleError(message, {"players": message})
     return cleaned
+
+
+def has_hidden_characters(name: str) -> bool:
+    r"""Control, invisible (zero-width, bidi override) and unpaired surrogate characters.
+
+    >>> [has_hidden_characters(name) for name in ("Ann", "An\u200bn", "\u202eAnn", "\ud800", "A\x00")]
+    [False, True, True, True, True]
+    """
+    return any(unicodedata.category(char) in ("Cc", "Cf", "Cs") for char in name)
 
 
 def house_rules(players: int, given: Mapping[str, object] | None = None) -> HouseRules:
@@ -110,6 +124,8 @@ def _rule_problem(key: str, value: object, players: int) -> str | None:
     if key == "target":
         if not is_whole(value) or not MIN_TARGET <= value <= MAX_TARGET:
             return f"The target must be a whole number from {MIN_TARGET} to {MAX_TARGET}."
+    elif key in ("pass_cycle", "moon", "tie") and not isinstance(value, str):
+        return f"The {key.replace('_', ' ')} rule must be given as text."
     elif key == "pass_cycle":
         if value not in PASS_CYCLES:
             return "The pass cycle must be one of: " + ", ".join(PASS_CYCLES) + "."

@@ -1,10 +1,11 @@
 """The JSON API of API.md: the same games, through the same service and rules."""
 
 import json
+from pathlib import Path
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
-from .. import games, rules
+from .. import games, guard, rules
 from ..serialize import game_json, preview_json, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -12,14 +13,47 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100
 
 
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.json"
+BODY_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
+
+
+@bp.before_request
+def refuse_cross_site_writes() -> None:
+    """A page on another site may not write here, with the session cookie or on an open server.
+
+    Browsers say where a request comes from (Sec-Fetch-Site, Origin); scripts
+    and curl send neither. A Bearer token cannot come from another site's page:
+    that header needs a CORS preflight, which this API never grants.
+    """
+    request.max_content_length = BODY_MAX
+    if request.method in ("GET", "HEAD", "OPTIONS") or guard.bearer_token() is not None:
+        return
+    site = request.headers.get("Sec-Fetch-Site")
+    origin = request.headers.get("Origin")
+    if (site is not None and site not in ("same-origin", "none")) or (
+        origin is not None and origin != request.host_url.rstrip("/")
+    ):
+        abort(403, "Writes to this API come from this site's own pages or from scripts, not from other sites.")
+
+
 def json_body() -> dict[str, object]:
+    if request.mimetype != "application/json":
+        abort(415, "Send the body as JSON, with Content-Type: application/json.")
     try:
         body = json.loads(request.get_data(as_text=True) or "null")
     except ValueError:
         abort(400, "The body is not valid JSON.")
+    except RecursionError:
+        abort(400, "The body is nested too deeply.")
     if not isinstance(body, dict):
         abort(400, "The body must be a JSON object.")
     return body
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """This API described as OpenAPI 3.1 (kept beside the code, checked by the tests against the real answers)."""
+    return Response(OPENAPI.read_bytes(), mimetype="application/json")
 
 
 @bp.post("/games")
@@ -42,7 +76,11 @@ def _int_arg(name: str, default: int | None, low: int, high: int | None) -> int 
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or int(raw) < low or (high is not None and int(raw) > high):
+    if (
+        not (raw.isascii() and raw.isdigit() and len(raw) < 10)
+        or int(raw) < low
+        or (high is not None and int(raw) > high)
+    ):
         limit = f"from {low} to {high}" if high else f"of at least {low}"
         raise rules.RuleError(f"“{name}” must be a whole number {limit}.", {name: f"A whole number {limit}."})
     return int(raw)

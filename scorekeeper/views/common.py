@@ -5,14 +5,17 @@ view the error came from: a game deleted while a request was on its way is a
 404 like any other missing game.
 """
 
-from flask import Flask, jsonify, render_template, request, url_for
+from flask import Flask, jsonify, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from .. import games, rules
+from ..db import db
 from ..forms import ActionForm
 from ..qr import qr_svg
 
+BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
 OUTCOME_WORDS = {
     "wins": "ends the game: the shooter wins",
     "shares": "ends the game: the shooter shares the win",
@@ -28,10 +31,13 @@ def register(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(rules.RuleError, rule_broken)
     app.register_error_handler(games.GameNotFound, not_found)
+    app.register_error_handler(OperationalError, database_busy)
 
 
 def page_helpers() -> dict[str, object]:
-    return {"OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm()}
+    # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
+    # read a body too large for the error page that says so (413), and fail again.
+    return {"OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm(formdata=None)}
 
 
 def and_list(names: list[str]) -> str:
@@ -73,3 +79,13 @@ def rule_broken(broken: rules.RuleError) -> ResponseReturnValue:
 
 def not_found(missing: games.GameNotFound) -> ResponseReturnValue:
     return error_answer(404, "Not found", str(missing))
+
+
+def database_busy(problem: OperationalError) -> ResponseReturnValue:
+    """SQLite's write lock held past the busy timeout (a long import): nothing was stored, come back soon."""
+    if "locked" not in str(problem.orig):
+        raise problem
+    db.session.rollback()
+    answer = make_response(error_answer(503, "Busy", BUSY))
+    answer.headers["Retry-After"] = "2"
+    return answer

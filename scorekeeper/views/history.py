@@ -6,9 +6,9 @@ from collections.abc import Iterable
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from .. import export, games, history, rules
+from .. import ROW_NUMBER_MAX, export, games, history, restore, rules
 from ..chart import totals_chart
-from ..forms import ActionForm, ImportForm
+from ..forms import ActionForm, ImportForm, seat_or_text
 
 bp = Blueprint("history", __name__)
 
@@ -19,8 +19,9 @@ RECENT = 10  # games on a player's page
 @bp.get("/history")
 def past_games() -> str:
     player = request.args.get("player", "").strip()
-    before = request.args.get("before", "")
-    found, more = games.list_games(PAGE, int(before) if before.isdigit() else None, player=player or None)
+    before = seat_or_text(request.args.get("before"))
+    below = before if isinstance(before, int) and 0 < before <= ROW_NUMBER_MAX else None
+    found, more = games.list_games(PAGE, below, player=player or None)
     following = url_for(".past_games", player=player or None, before=found[-1].id) if more else None
     return render_template("history/list.html", games=found, player=player, following=following)
 
@@ -40,7 +41,7 @@ def players() -> str:
     return render_template("history/players.html", players=history.players_seen())
 
 
-@bp.get("/players/<name>")
+@bp.get("/players/<path:name>")
 def player(name: str) -> str:
     record = history.player_record(name)
     if record is None:
@@ -75,15 +76,15 @@ def import_games() -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             document = json.load(form.export.data.stream)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             form.export.errors = ["This file is not JSON: choose a .json export of the app."]
         else:
             try:
-                imported = history.import_games(document)
+                report = restore.import_games(document)
             except rules.RuleError as broken:
                 form.export.errors = [f"Nothing was imported. {broken.message}"]
             else:
-                flash(f"Imported {len(imported)} game{'s' if len(imported) != 1 else ''}.", "done")
+                flash(report.message, "done")
                 return redirect(url_for(".past_games"))
     status = 422 if form.is_submitted() else 200
     return render_template("history/import.html", form=form), status

@@ -1,0 +1,77 @@
+"""Importing an export (or restoring a backup): every game not already here, a batch at a time.
+
+The whole file is checked first, so a broken one stores nothing. Games whose
+uid is already stored are skipped, so importing the same file twice is
+harmless. Each batch is its own short transaction, and on SQLite the import
+pauses between batches, so phones keep recording hands during a long import.
+"""
+
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from . import models
+from .db import db
+from .export import ExportedGame, read_games
+from .games import changes_a_game
+from .rows import give_hands, new_game_row
+
+BATCH = 200
+PAUSE = 0.05  # s between batches on SQLite: long enough for a waiting phone's write to take the lock
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    imported: list[int]  # ids of the games stored
+    already_here: int  # games of the file skipped: their uid was stored before (or twice in the file)
+
+    @property
+    def message(self) -> str:
+        """Imported 3 games; 5 were already here."""
+        count = len(self.imported)
+        words = f"Imported {count} game{'s' if count != 1 else ''}"
+        if self.already_here:
+            words += f"; {self.already_here} {'was' if self.already_here == 1 else 'were'} already here"
+        return words + "."
+
+
+def import_games(document: object) -> ImportReport:
+    """Store every game of a parsed export that is not here yet; a RuleError if any game breaks a rule."""
+    games = read_games(document)
+    imported: list[int] = []
+    seen: set[str] = set()
+    for first in range(0, len(games), BATCH):
+        batch = [game for game in games[first : first + BATCH] if game.uid not in seen]
+        seen.update(game.uid for game in batch)
+        imported += _store_batch(batch)
+        if first + BATCH < len(games) and db.engine.dialect.name == "sqlite":
+            time.sleep(PAUSE)
+    return ImportReport(imported, len(games) - len(imported))
+
+
+@changes_a_game
+def _store_batch(batch: list[ExportedGame]) -> list[int]:
+    for _attempt in range(2):
+        stored = set(db.session.scalars(select(models.Game.uid).where(models.Game.uid.in_([g.uid for g in batch]))))
+        rows = [_game_row(game) for game in batch if game.uid not in stored]
+        db.session.add_all(rows)
+        try:
+            db.session.flush()
+            ids = [row.id for row in rows]  # read before the commit expires them (a query each after)
+            db.session.commit()
+        except IntegrityError:  # the same file imported at the same moment elsewhere: look again
+            db.session.rollback()
+            continue
+        return ids
+    raise RuntimeError("Another import kept storing the same games at the same time.")
+
+
+def _game_row(exported: ExportedGame) -> models.Game:
+    game = new_game_row(exported.players, exported.house.as_dict())
+    game.uid = exported.uid
+    give_hands(game, exported.hands)
+    game.created_at = exported.created_at or models.utcnow()
+    game.updated_at = exported.updated_at or game.created_at  # a restore gives back the same export
+    return game

@@ -1,0 +1,138 @@
+"""Each player's record over every game, kept up to date with each change to a game.
+
+The players' pages read one row a player (models.PlayerSummary) instead of
+adding up every seat they ever sat in. Whatever writes a seat's record
+(rows.keep_records) or deletes a game notes here what that changes; the notes
+are added to the summaries in the same transaction, just before it commits, so
+the summaries move in step with the seats whichever code path commits.
+"""
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sqlalchemy import Integer, Select, cast, delete, event, func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from . import models, rules
+from .db import db
+
+PENDING = "player_summary_changes"
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What one seat adds to its player's summary."""
+
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    shared_wins: int = 0
+    points: int = 0
+    hands: int = 0
+    moons: int = 0
+    queens: int = 0
+
+    def minus(self, other: "Counts") -> "Counts":
+        return Counts(*(getattr(self, f.name) - getattr(other, f.name) for f in fields(Counts)))
+
+
+SUMMED = tuple(f.name for f in fields(Counts))
+
+
+def seat_counts(player: models.Player) -> Counts:
+    """What a seat row adds now: nothing while no record was given to it yet."""
+    if player.total is None:
+        return Counts()
+    return Counts(
+        games=1,
+        finished=int(player.game_finished),
+        wins=int(player.won),
+        shared_wins=int(player.shared_win),
+        points=player.total,
+        hands=player.hands_played,
+        moons=player.moons,
+        queens=player.queens,
+    )
+
+
+def record_counts(record: rules.SeatRecord) -> Counts:
+    """What a seat adds once its record is ``record``."""
+    return Counts(
+        games=1,
+        finished=int(record.game_finished),
+        wins=int(record.won),
+        shared_wins=int(record.shared_win),
+        points=record.total,
+        hands=record.hands_played,
+        moons=record.moons,
+        queens=record.queens,
+    )
+
+
+def note(player: models.Player, before: Counts, after: Counts) -> None:
+    """Remember, until the transaction commits, that this seat now adds ``after`` instead of ``before``."""
+    pending: dict[str, tuple[str, Counts]] = db.session.info.setdefault(PENDING, {})
+    name, counted = pending.get(player.name_key, (player.name, Counts()))
+    change = after.minus(before)
+    pending[player.name_key] = (name, Counts(*(getattr(counted, k) + getattr(change, k) for k in SUMMED)))
+
+
+def forget_game(game: models.Game) -> None:
+    """A game about to be deleted: its seats no longer count."""
+    for player in game.players:
+        note(player, seat_counts(player), Counts())
+
+
+@event.listens_for(Session, "before_commit")
+def _add_pending(session: Session) -> None:
+    pending: dict[str, tuple[str, Counts]] = session.info.pop(PENDING, {})
+    dialect = session.get_bind().dialect.name
+    upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    summaries = models.PlayerSummary
+    # In key order, so two transactions changing the same players never wait on each other in a circle.
+    for key, (name, change) in sorted(pending.items()):
+        statement = upsert(summaries).values(name_key=key, name=name, **vars(change))
+        added = {column: getattr(summaries, column) + getattr(statement.excluded, column) for column in SUMMED}
+        session.execute(statement.on_conflict_do_update(index_elements=["name_key"], set_=added))
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_pending(session: Session, _transaction: object) -> None:
+    session.info.pop(PENDING, None)
+
+
+def rebuild() -> None:
+    """Every summary added up again from the seats' records."""
+    db.session.execute(delete(models.PlayerSummary))
+    db.session.execute(insert(models.PlayerSummary).from_select(["name_key", "name", *SUMMED], _added_up()))
+
+
+def mismatches() -> list[str]:
+    """The players whose stored summary is not what their seats' records add up to."""
+    expected: dict[str, tuple[int, ...]] = {row[0]: tuple(row[2:]) for row in db.session.execute(_added_up())}
+    summaries = models.PlayerSummary
+    columns = [getattr(summaries, column) for column in SUMMED]
+    stored: dict[str, tuple[int, ...]] = {
+        row[0]: tuple(row[1:]) for row in db.session.execute(select(summaries.name_key, *columns))
+    }
+    keys = expected.keys() | {key for key, counts in stored.items() if counts[0]}  # games 0: all deleted
+    return [
+        f"The summary of the player “{key}” differs from their seats' records."
+        for key in sorted(keys)
+        if expected.get(key) != stored.get(key)
+    ]
+
+
+def _added_up() -> Select[*tuple[Any, ...]]:
+    """Each player's name key, a name, and the sums of SUMMED over their seats."""
+    player = models.Player
+    sums = (func.coalesce(func.sum(column), 0) for column in _seat_columns())
+    return select(player.name_key, func.min(player.name), func.count(), *sums).group_by(player.name_key)
+
+
+def _seat_columns() -> list[object]:
+    """The seat columns in the order of SUMMED after ``games``."""
+    player = models.Player
+    flags = [cast(column, Integer) for column in (player.game_finished, player.won, player.shared_win)]
+    return [*flags, player.total, player.hands_played, player.moons, player.queens]

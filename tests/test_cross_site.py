@@ -1,0 +1,112 @@
+"""Point 1 of the security review: no page on another site (or another port) can write through the API."""
+
+import pytest
+from playwright.sync_api import Page
+from werkzeug.wrappers import Request, Response
+
+from scorekeeper.db import db
+from scorekeeper.models import Game
+
+PASSCODE = "queen of spades"
+ATTACKER_PAGE = """<!doctype html><title>Free cards</title>
+<form id="plain" method="post" enctype="text/plain" action="{target}/api/games">
+<input name='{{"players": ["Eve", "Mal", "Oz"], "x": "' value='"}}'>
+<button>Win</button></form>"""
+
+
+@pytest.fixture
+def guarded_app(app):
+    app.config["PASSCODE"] = PASSCODE
+    return app
+
+
+def stored_games(app):
+    with app.app_context():
+        count = db.session.query(Game).count()
+        db.session.remove()
+    return count
+
+
+def signed_in(app):
+    client = app.test_client()
+    assert client.post("/sign-in", data={"passcode": PASSCODE}).status_code == 302
+    return client
+
+
+BODY = '{"players": ["Eve", "Mal", "Oz"]}'
+
+
+@pytest.mark.parametrize(
+    "content_type, status",
+    [("text/plain", 415), ("application/x-www-form-urlencoded", 415), ("multipart/form-data; boundary=x", 415),
+     (None, 415), ("application/json", 201)],
+)  # fmt: skip
+def test_api_writes_take_only_json(client, app, content_type, status):
+    headers = {"Content-Type": content_type} if content_type else {}
+    answer = client.post("/api/games", data=BODY, headers=headers)
+    assert answer.status_code == status, answer.json
+    assert stored_games(app) == (1 if status == 201 else 0)
+
+
+@pytest.mark.parametrize(
+    "headers, status",
+    [({"Origin": "http://evil.example"}, 403), ({"Sec-Fetch-Site": "cross-site"}, 403),
+     ({"Sec-Fetch-Site": "same-site", "Origin": "http://localhost:9999"}, 403), ({"Origin": "null"}, 403),
+     ({"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"}, 201), ({}, 201)],
+)  # fmt: skip
+def test_the_session_cookie_writes_only_from_this_site(guarded_app, headers, status):
+    client = signed_in(guarded_app)
+    answer = client.post("/api/games", data=BODY, content_type="application/json", headers=headers)
+    assert answer.status_code == status, answer.json
+    assert stored_games(guarded_app) == (1 if status == 201 else 0)
+    undo = client.delete("/api/games/1", headers=headers)
+    assert undo.status_code == (403 if status == 403 else 204)
+
+
+def test_a_bearer_token_needs_no_origin_check(guarded_app):
+    client = guarded_app.test_client()
+    headers = {"Authorization": f"Bearer {PASSCODE}", "Origin": "http://scripts.example"}
+    answer = client.post("/api/games", data=BODY, content_type="application/json", headers=headers)
+    assert answer.status_code == 201
+
+
+@pytest.fixture
+def attacker_site():
+    """A page on another origin of the same host (another port): same-site, so Lax cookies go with its requests."""
+    from browser import served
+
+    target = {}
+
+    @Request.application
+    def evil(request):
+        return Response(ATTACKER_PAGE.format(target=target["url"]), mimetype="text/html")
+
+    with served(evil) as base:
+        yield base, target
+
+
+@pytest.mark.browser
+def test_another_origin_stores_nothing_with_text_plain(page: Page, guarded_app, live_server, attacker_site):
+    evil, target = attacker_site
+    target["url"] = live_server
+    page.goto(f"{live_server}/sign-in")
+    page.get_by_label("Passcode").fill(PASSCODE)
+    page.get_by_role("button").click()
+    page.wait_for_url(f"{live_server}/")
+    # The app's own script: same origin, JSON, the session cookie: it works.
+    own = page.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                         body: JSON.stringify({players: ['Ann', 'Ben', 'Cat']})})).status"""
+    )
+    assert own == 201 and stored_games(guarded_app) == 1
+    page.goto(evil)
+    page.evaluate(
+        """async (url) => { await fetch(url + '/api/games', {method: 'POST', mode: 'no-cors',
+              credentials: 'include', headers: {'Content-Type': 'text/plain'},
+              body: '{"players": ["Eve", "Oz", "X"]}'}); }""",
+        live_server,
+    )
+    with page.expect_navigation() as navigation:
+        page.get_by_role("button", name="Win").click()
+    assert navigation.value.status in (403, 415)
+    assert stored_games(guarded_app) == 1

@@ -1,0 +1,200 @@
+"""Points 3–9 of the security review: odd and hostile input gets a clear 4xx and stores nothing."""
+
+import csv
+import io
+import json
+import sqlite3
+import stat
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from scorekeeper import games, instance_secret, private_sqlite_file, rules
+from scorekeeper.db import db
+from scorekeeper.models import Game, Player
+
+NESTED = "[" * 20_000 + "]" * 20_000
+HUGE = "9" * 5000
+
+
+def count(app, model=Game):
+    with app.app_context():
+        found = db.session.query(model).count()
+        db.session.remove()
+    return found
+
+
+API_BAD_BODIES = [
+    (NESTED, 400, "nested too deeply"),
+    ('{"players": ["Ann", "Ben", "Cat"], "rules": {"pass_cycle": {}}}', 422, "pass cycle rule must be given as text"),
+    ('{"players": ["Ann", "Ben", "Cat"], "rules": {"moon": []}}', 422, "moon rule must be given as text"),
+    ('{"players": ["Ann", "Ben", "\\ud800"]}', 422, "invisible or control character"),
+    ('{"players": ["Ann", "Ben", "C\\u0000t"]}', 422, "invisible or control character"),
+    ('{"players": ["Ann", "Ben", "\\u202eCat"]}', 422, "invisible or control character"),
+    ('{"players": ["Ann", "Ben", "C\\u200bat"]}', 422, "invisible or control character"),
+    ('{"players": ["Ann", "Ben", "Cat"], "rules": {"target": ' + HUGE + "}}", 400, "not valid JSON"),
+]
+
+
+@pytest.mark.parametrize("body, status, message", API_BAD_BODIES)
+def test_bad_bodies_to_the_api(client, app, body, status, message):
+    answer = client.post("/api/games", data=body, content_type="application/json")
+    assert answer.status_code == status and message in json.dumps(answer.json, ensure_ascii=False), answer.json
+    assert count(app) == 0
+
+
+@pytest.mark.parametrize(
+    "path, status",
+    [("/api/games?limit=²", 422), ("/api/games?before=²", 422), ("/api/games?limit=" + HUGE, 422),
+     ("/api/games?before=99999999999", 422), ("/history?before=²", 200), ("/history?before=" + HUGE, 200),
+     ("/api/games/99999999999999999999", 404), ("/api/games/2147483648", 404), ("/games/99999999999999/review", 404),
+     ("/games/1/hands/99999999999999999999", 404), ("/history?player=A%00n", 200), ("/players/A%00n", 404),
+     ("/players/%ED%A0%80", 404), ("/history?player=" + "ß" * 300, 200)],
+)  # fmt: skip
+def test_odd_addresses(table, client, path, status):
+    table.start_game()
+    assert client.get(path).status_code == status
+
+
+@pytest.mark.parametrize("number", ["²", HUGE, "-" + HUGE, "1.5"])
+def test_odd_hand_numbers_from_the_table_page(table, client, number):
+    table.start_game()
+    form = {"number": number, "hearts-0": 4, "hearts-1": 0, "hearts-2": 9, "hearts-3": 0, "queen": 1}
+    answer = client.post(f"/games/{table.game_id}/hands", data=form)
+    assert answer.status_code in (302, 422)
+    assert client.post(f"/games/{table.game_id}/undo", data={"number": number}).status_code == 302
+    assert table.game()["hands"] == []
+
+
+@pytest.mark.parametrize("name", ["ß" * 24, "ﬃ" * 24, "İ" * 24])
+def test_a_name_whose_key_grows_when_case_folded(table, client, name):
+    table.start_game(players=(name, "Ben", "Cat"))
+    assert client.get("/api/games").json["games"][0]["players"][0] == name
+    assert client.get(f"/players/{name.upper()}").status_code == 200
+
+
+def test_names_typed_in_either_unicode_spelling_are_one_player(table, client):
+    table.start_game(players=("Jos\u00e9", "Ben", "Cat"))
+    table.start_game(players=("Jose\u0301", "Ben", "Dan"))
+    assert client.get("/api/games").json["games"][0]["players"][0] == "Jos\u00e9"  # stored composed
+    page = client.get("/players").get_data(as_text=True)
+    assert page.count("José</strong><span>2 games") == 1
+
+
+def test_a_name_with_a_slash_has_a_working_page(table, client):
+    table.start_game(players=("AC/DC", "Ben", "Cat"))
+    page = client.get("/players").get_data(as_text=True)
+    assert 'href="/players/AC/DC"' in page
+    assert "AC/DC" in client.get("/players/AC/DC").get_data(as_text=True)
+
+
+def test_bad_imports_store_nothing(client, app):
+    nested = {"format": "hearts-scorekeeper", "games": [{"players": ["Ann", "Ben", "Cat"], "hands": [], "x": None}]}
+    for content, message in [
+        (NESTED.encode(), "This file is not JSON"),
+        (json.dumps({**nested, "games": [{"players": ["A", "B", "C"], "rules": {"pass_cycle": {}}}]}).encode(),
+         "pass cycle rule must be given as text"),
+        (json.dumps({**nested, "games": [{"players": ["A", "B", "\ud800"]}]}).encode(), "control character"),
+        (json.dumps({**nested, "games": [{"players": ["A", "B", "C"], "uid": "x"}]}).encode(), "uid is not"),
+    ]:  # fmt: skip
+        data = {"export": (io.BytesIO(content), "games.json")}
+        answer = client.post("/history/import", data=data, content_type="multipart/form-data")
+        assert answer.status_code == 422 and message in answer.get_data(as_text=True)
+    assert count(app) == 0
+
+
+def test_bodies_past_the_limits_are_refused_before_they_are_read(client, app):
+    answer = client.post("/api/games", data="x" * (64 * 1024 + 1), content_type="application/json")
+    assert answer.status_code == 413 and "error" in answer.json
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    data = {"export": (io.BytesIO(b" " * 2000), "games.json")}
+    assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 413
+
+
+def test_csv_cells_never_start_a_formula(table, client):
+    table.start_game(players=("=HYPERLINK(1)", "+cmd|x", "@SUM(A1)", "-2+3"))
+    table.record_hand([4, 0, 9, 0], 1)
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/games/{table.game_id}/export.csv").get_data(as_text=True))))
+    assert [row["player"] for row in rows] == ["'=HYPERLINK(1)", "'+cmd|x", "'@SUM(A1)", "'-2+3"]
+    assert {row["dealer"] for row in rows} == {"'=HYPERLINK(1)"}
+
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "/%09/evil.example", "//evil.example", "/\\evil.example",
+                                    "https://evil.example", "/\n/evil.example", " //evil.example"])  # fmt: skip
+def test_sign_in_never_sends_to_another_site(app, target):
+    app.config["PASSCODE"] = "x"
+    from urllib.parse import unquote
+
+    answer = app.test_client().post("/sign-in", data={"passcode": "x", "next": unquote(target)})
+    assert answer.headers["Location"] == "/"
+
+
+def test_a_locked_database_answers_503_with_retry_after(table, client, monkeypatch):
+    table.start_game()
+
+    def locked(*_args, **_kwargs):
+        raise OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(games, "record_hand", locked)
+    answer = client.post(f"/api/games/{table.game_id}/hands", json={"hearts": [4, 0, 9, 0], "queen": 1})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "2" and "busy" in answer.json["error"]
+    page = client.post(f"/games/{table.game_id}/hands", data={"hearts-0": 4, "hearts-1": 0, "hearts-2": 9,
+                                                                "hearts-3": 0, "queen": 1})  # fmt: skip
+    assert page.status_code == 503 and "busy" in page.get_data(as_text=True)
+
+
+def moons(count):
+    return [{"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}] * count
+
+
+def test_a_game_takes_at_most_max_hands(client, app):
+    document = {"format": "hearts-scorekeeper", "games": [{"players": ["A", "B", "C", "D"], "hands": moons(501)}]}
+    data = {"export": (io.BytesIO(json.dumps(document).encode()), "games.json")}
+    answer = client.post("/history/import", data=data, content_type="multipart/form-data")
+    assert answer.status_code == 422 and "at most 500 hands" in answer.get_data(as_text=True)
+    document["games"][0]["hands"] = moons(rules.MAX_HANDS)
+    data = {"export": (io.BytesIO(json.dumps(document).encode()), "games.json")}
+    assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 302
+    game_id = client.get("/api/games").json["games"][0]["id"]
+    one_more = client.post(f"/api/games/{game_id}/hands", json={"hearts": [13, 0, 0, 0], "queen": 0,
+                                                                "moon_option": "subtract"})  # fmt: skip
+    assert one_more.status_code == 422 and "at most 500 hands" in one_more.json["error"]
+
+
+def test_an_unchanged_game_is_not_replayed_again(table, client, monkeypatch):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    replays = []
+    monkeypatch.setattr(rules, "replay", lambda *args: replays.append(args) or real_replay(*args))
+    for _ in range(3):
+        client.get(f"/games/{table.game_id}/follow/board")
+    assert len(replays) <= 1
+    table.correct(1, [0, 4, 9, 0], 1)
+    assert table.game()["totals"] == [0, 17, 9, 0]
+
+
+real_replay = rules.replay
+
+
+def test_a_deleted_games_id_is_never_given_again(table, client):
+    first = table.start_game()["id"]
+    last = table.start_game()["id"]
+    assert client.delete(f"/api/games/{last}").status_code == 204
+    assert table.start_game()["id"] not in (first, last)
+
+
+def test_the_secret_key_and_the_database_are_private_from_the_start(tmp_path):
+    instance_secret(tmp_path)
+    private_sqlite_file("sqlite:///scores.sqlite", tmp_path)
+    for name in ("secret_key", "scores.sqlite"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+
+
+def test_deleting_a_game_takes_it_out_of_the_players_records(table, client, app):
+    table.start_game(players=("Ann", "Ben", "Cat"))
+    table.start_game(players=("Ann", "Ben", "Dan"))
+    client.delete(f"/api/games/{table.game_id}")
+    page = client.get("/players").get_data(as_text=True)
+    assert "Ann</strong><span>1 game<" in page and "Dan" not in page
+    assert client.get("/players/Dan").status_code == 404
+    assert count(app, Player) == 3
