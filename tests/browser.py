@@ -41,10 +41,29 @@ def need_chromium() -> None:
     pytest.skip(message)
 
 
+def buffered(app):
+    """The app with each answer read whole, its file closed, before a byte is sent.
+
+    Werkzeug's development server skips closing an answer whose client hangs up at the wrong
+    moment (a browser closed while the service worker still fetches the icons), and the open
+    file then turns into a ResourceWarning in whichever test runs next.
+    """
+
+    def answer(environ, start_response):
+        body = app(environ, start_response)
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return answer
+
+
 @contextmanager
 def served(app):
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, buffered(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
