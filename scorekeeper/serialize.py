@@ -1,4 +1,4 @@
-"""Games as the API's JSON objects (API.md); the export (export.py) writes them too."""
+"""Games as the API's JSON objects (docs/api.md); the export (export.py) writes them too."""
 
 from datetime import datetime
 

@@ -1,4 +1,4 @@
-"""The JSON API of API.md, driven as a table would drive it."""
+"""The JSON API of docs/api.md, driven as a table would drive it."""
 
 import pytest
 
@@ -124,7 +124,7 @@ def finished_game(table):
     assert table.game()["status"] == "finished"
 
 
-# (what RULES.md calls a bad hand, house rules, body, status, field at fault, words in the message)
+# (what docs/rules.md calls a bad hand, house rules, body, status, field at fault, words in the message)
 BAD_HANDS = [
     ("12 hearts", {}, {"hearts": [4, 0, 8, 0], "queen": 1}, 422, "hearts", "12, not 13: one heart missing"),
     ("14 hearts", {}, {"hearts": [4, 0, 9, 1], "queen": 1}, 422, "hearts", "14, not 13: one heart too many"),

@@ -1,4 +1,4 @@
-"""RULES.md as tables: every worked example, every bad hand, passing and dealing."""
+"""docs/rules.md as tables: every worked example, every bad hand, passing and dealing."""
 
 import pytest
 

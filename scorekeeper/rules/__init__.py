@@ -1,4 +1,4 @@
-"""The Hearts rules of RULES.md as pure functions: no Flask, no database.
+"""The Hearts rules of docs/rules.md as pure functions: no Flask, no database.
 
 Every number the app shows comes from here: points, moons and their advice,
 the end of the game, pass directions and dealers.

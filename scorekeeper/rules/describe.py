@@ -17,7 +17,7 @@ TIE_WORDS = {
 
 @dataclass(frozen=True)
 class TableSetup:
-    """What the deck and the first lead are for a number of players (RULES.md section 1)."""
+    """What the deck and the first lead are for a number of players (docs/rules.md, "Players and the deck")."""
 
     players: int
     removed: tuple[str, ...]

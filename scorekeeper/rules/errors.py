@@ -2,7 +2,7 @@
 
 
 class RuleError(ValueError):
-    """A rule of RULES.md was broken; ``message`` is meant for the players.
+    """A rule of docs/rules.md was broken; ``message`` is meant for the players.
 
     ``errors`` maps the fields at fault to their own messages. ``conflict`` is
     set when the input is fine but the game's state refuses it (a finished

@@ -56,7 +56,7 @@ class GameState:
         return None if self.finished else self.hand_ahead(len(self.hands) + 1)
 
     def upcoming(self) -> NextHand:
-        """The next hand; a finished game refuses to take one (RULES.md section 7)."""
+        """The next hand; a finished game refuses to take one (docs/rules.md, "The end of the game")."""
         if self.next_hand is None:
             raise RuleError("This game is finished: it takes no more hands.", conflict=True)
         return self.next_hand
@@ -115,7 +115,7 @@ def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
 
 
 def reset_exact(totals: tuple[int, ...], rules: HouseRules) -> tuple[int, ...]:
-    """With ``exact_reset``, a total landing exactly on the target goes back to 0 (RULES.md 5.3).
+    """With ``exact_reset``, a total landing exactly on the target goes back to 0 (docs/rules.md, "Scoring a hand").
 
     >>> reset_exact((100, 83, 83, 60), HouseRules(exact_reset=True))
     (0, 83, 83, 60)
@@ -156,7 +156,7 @@ class MoonAdvice:
 
 
 def shooter_outcome(result: Outcome, shooter: int) -> str:
-    """How an option ends the hand for the shooter (RULES.md section 6)."""
+    """How an option ends the hand for the shooter (docs/rules.md, "Which moon option the app suggests")."""
     if not result.finished:
         return "goes-on"
     if shooter not in result.winners:

@@ -1,4 +1,4 @@
-"""What a hand's facts may be, and the points they score (RULES.md sections 4 and 5)."""
+"""What a hand's facts may be, and the points they score (docs/rules.md, "Recording a hand" and "Scoring a hand")."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass

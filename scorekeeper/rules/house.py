@@ -28,7 +28,7 @@ OPENING_LEAD = {3: "2♣", 4: "2♣", 5: "3♣"}
 
 @dataclass(frozen=True)
 class HouseRules:
-    """The options a table fixes when the game starts (RULES.md section 2)."""
+    """The options a table fixes when the game starts (docs/rules.md, "House rules")."""
 
     target: int = 100
     pass_cycle: str = "left-right-across-hold"

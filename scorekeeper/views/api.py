@@ -1,4 +1,4 @@
-"""The JSON API of API.md: the same games, through the same service and rules."""
+"""The JSON API of docs/api.md: the same games, through the same service and rules."""
 
 import json
 from pathlib import Path

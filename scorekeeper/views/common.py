@@ -1,6 +1,6 @@
 """What every blueprint shares: template helpers, and one answer for each kind of error.
 
-Pages get an error page, the API gets JSON (API.md's error object), whichever
+Pages get an error page, the API gets JSON (the error object of docs/api.md), whichever
 view the error came from: a game deleted while a request was on its way is a
 404 like any other missing game.
 """
