@@ -1,17 +1,18 @@
-"""QR codes for the follow-along link: SVG for the page, blocks of text for the terminal."""
+"""QR codes for the follow-along link: an SVG image for the page, blocks of text for the terminal."""
 
 import functools
 import io
 
 import segno
-from markupsafe import Markup
 
 
 @functools.lru_cache(maxsize=256)
-def qr_svg(url: str) -> Markup:
-    """A QR code as inline SVG, black on white whatever the page's colours, sized by CSS."""
+def qr_svg(url: str) -> bytes:
+    """A QR code as an SVG image, black on white whatever the page's colours, sized by CSS."""
+    out = io.BytesIO()
     code = segno.make(url, error="m")
-    return Markup(code.svg_inline(scale=1, border=2, dark="#000", light="#fff", omitsize=True, svgclass="qr"))
+    code.save(out, kind="svg", scale=1, border=2, dark="#000", light="#fff", omitsize=True, xmldecl=False)
+    return out.getvalue()
 
 
 def qr_text(url: str) -> str:

@@ -8,7 +8,10 @@ def test_the_table_page_shows_the_short_link_and_its_qr_code(table, client):
     table.start_game()
     page = client.get(f"/games/{table.game_id}").get_data(as_text=True)
     assert f'<a href="http://localhost/f/{table.game_id}">' in page
-    assert '<svg viewBox="0 0 ' in page and 'class="qr"' in page
+    assert f'<img class="qr" src="/f/{table.game_id}/qr.svg"' in page
+    image = client.get(f"/f/{table.game_id}/qr.svg")
+    assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+    assert image.data.startswith(b"<svg") and b'xmlns="http://www.w3.org/2000/svg"' in image.data
 
 
 def test_the_short_link_opens_the_follow_view(table, client):

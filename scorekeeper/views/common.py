@@ -13,7 +13,6 @@ from werkzeug.exceptions import HTTPException
 from .. import games, rules
 from ..db import db
 from ..forms import ActionForm
-from ..qr import qr_svg
 
 BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
 OUTCOME_WORDS = {
@@ -52,7 +51,7 @@ def and_list(names: list[str]) -> str:
 def follow_link(game_id: int) -> dict[str, object]:
     """The short address other phones open to follow a game, and its QR code."""
     url = url_for("follow.short_link", game_id=game_id, _external=True)
-    return {"url": url, "qr": qr_svg(url)}
+    return {"url": url, "qr": url_for("follow.qr_code", game_id=game_id)}
 
 
 def json_error(status: int, message: str, errors: dict[str, str] | None = None) -> ResponseReturnValue:

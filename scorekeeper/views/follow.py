@@ -7,6 +7,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import games
 from ..db import db
+from ..qr import qr_svg
 
 bp = Blueprint("follow", __name__)
 
@@ -14,6 +15,13 @@ bp = Blueprint("follow", __name__)
 @bp.get("/f/<int:game_id>")
 def short_link(game_id: int) -> WerkzeugResponse:
     return redirect(url_for(".follow", game_id=game_id))
+
+
+@bp.get("/f/<int:game_id>/qr.svg")
+def qr_code(game_id: int) -> Response:
+    """The short link as a QR code: an image of its own, fetched only when the table opens the share box."""
+    url = url_for(".short_link", game_id=game_id, _external=True)
+    return Response(qr_svg(url), mimetype="image/svg+xml")
 
 
 @bp.get("/games/<int:game_id>/follow")
