@@ -148,6 +148,10 @@ def _facts_of_export(hand: object) -> dict[str, object]:
     }
 
 
+# A date the pages can show in any time zone; an export with another is taken as undated.
+EARLIEST, LATEST = datetime(1970, 1, 2), datetime(2999, 12, 31)
+
+
 def _moment(value: object) -> datetime | None:
     if not isinstance(value, str):
         return None
@@ -155,6 +159,8 @@ def _moment(value: object) -> datetime | None:
         moment = datetime.fromisoformat(value.removesuffix("Z"))
     except ValueError:
         return None
+    if not EARLIEST <= moment.replace(tzinfo=None) <= LATEST:  # also keeps astimezone in range
+        return None
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment if 1900 <= moment.year <= 9999 else None
+    return moment

@@ -43,8 +43,11 @@ def import_games(document: object) -> ImportReport:
     imported: list[int] = []
     seen: set[str] = set()
     for first in range(0, len(games), BATCH):
-        batch = [game for game in games[first : first + BATCH] if game.uid not in seen]
-        seen.update(game.uid for game in batch)
+        batch = []
+        for game in games[first : first + BATCH]:  # a game twice in the file is stored once
+            if game.uid not in seen:
+                seen.add(game.uid)
+                batch.append(game)
         imported += _store_batch(batch)
         if first + BATCH < len(games) and db.engine.dialect.name == "sqlite":
             time.sleep(PAUSE)

@@ -138,6 +138,28 @@ def upload(client, content, name="games.json"):
     return client.post("/history/import", data=data, content_type="multipart/form-data")
 
 
+def test_a_game_twice_in_one_file_is_stored_once(table, client):
+    play(table, NIGHT[:2])
+    document = client.get("/history/export.json").json
+    client.delete(f"/api/games/{table.game_id}")
+    document["games"] *= 2
+    answer = upload(client, json.dumps(document), name="merged.json")
+    assert answer.status_code == 302
+    assert [game["hands"] for game in client.get("/api/games").json["games"]] == [2]
+
+
+@pytest.mark.parametrize(
+    "moment", ["9999-12-31T23:59:59.999999Z", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"]
+)
+def test_an_impossible_date_imports_as_undated(client, moment):
+    game = {"players": ["Ann", "Ben", "Cat"], "created_at": moment, "updated_at": moment}
+    answer = upload(client, json.dumps({"format": "hearts-scorekeeper", "version": 1, "games": [game]}))
+    assert answer.status_code == 302
+    stored = client.get("/api/games").json["games"][0]
+    assert stored["created_at"][:4] not in ("0001", "9999") and stored["updated_at"][:4] not in ("0001", "9999")
+    assert client.get("/").status_code == 200
+
+
 def without_ids(document):
     return [{k: v for k, v in game.items() if k not in ("id", "updated_at")} for game in document["games"]]
 
