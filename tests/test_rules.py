@@ -247,6 +247,13 @@ BAD_HANDS = [
         "all_tricks",
         "Ben cannot have taken every trick",
     ),
+    (
+        "every trick but not the J♦",
+        {"sun": True, "omnibus": True},
+        facts([13, 0, 0, 0], 0, jack=1, all_tricks=0),
+        "jack",
+        "Ann took every trick, so Ann took the J♦ too.",
+    ),
     ("moon, no option", {}, facts([0, 13, 0, 0], 1), "moon_option", "Ben shot the moon: choose add"),
     ("omnibus, no J♦", {"omnibus": True}, facts([4, 0, 9, 0], 1), "jack", "Say who took the J♦"),
     ("option, no moon", {}, facts([4, 0, 9, 0], 1, moon_option="add"), "moon_option", "Nobody shot the moon"),

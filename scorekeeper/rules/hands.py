@@ -161,6 +161,9 @@ def _moon_problems(
         elif hand.all_tricks != shooter:
             name = players[hand.all_tricks]
             errors["all_tricks"] = f"{name} cannot have taken every trick without all 13 hearts and the Q♠."
+        elif hand.jack is not None and hand.jack != hand.all_tricks:
+            name = players[hand.all_tricks]
+            errors["jack"] = f"{name} took every trick, so {name} took the J♦ too."
     if option is not None and option not in MOON_OPTIONS:
         errors["moon_option"] = "The moon option is “add” or “subtract”."
     elif option is not None and shooter is None:
