@@ -111,6 +111,24 @@ def test_bodies_past_the_limits_are_refused_before_they_are_read(client, app):
     assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 413
 
 
+@pytest.mark.parametrize("address", ["/games/new", "/sign-in"])
+def test_a_page_form_past_500_kb_is_refused_before_it_is_read(client, app, address):
+    answer = client.post(address, data={"players-0": "x" * (500 * 1024)})
+    assert answer.status_code == 413
+    assert count(app) == 0
+
+
+def test_the_import_page_takes_more_than_a_form(client):
+    # The multipart body written out here: the test client's own encoder spools a large body to a
+    # temporary file it never closes.
+    body = (
+        b'--cut\r\nContent-Disposition: form-data; name="export"; filename="games.json"\r\n'
+        b"Content-Type: application/json\r\n\r\n" + b" " * (600 * 1024) + b"\r\n--cut--\r\n"
+    )
+    answer = client.post("/history/import", data=body, content_type="multipart/form-data; boundary=cut")
+    assert answer.status_code == 422 and "not JSON" in answer.get_data(as_text=True)
+
+
 def test_csv_cells_never_start_a_formula(table, client):
     table.start_game(players=("=HYPERLINK(1)", "+cmd|x", "@SUM(A1)", "-2+3"))
     table.record_hand([4, 0, 9, 0], 1)

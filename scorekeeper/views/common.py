@@ -24,6 +24,7 @@ OUTCOME_WORDS = {
 
 
 def register(app: Flask) -> None:
+    app.before_request_funcs.setdefault(None, []).insert(0, limit_body)  # before CSRF reads the form
     app.context_processor(page_helpers)
     app.add_template_filter(and_list)
     app.add_template_global(follow_link)
@@ -31,6 +32,16 @@ def register(app: Flask) -> None:
     app.register_error_handler(rules.RuleError, rule_broken)
     app.register_error_handler(games.GameNotFound, not_found)
     app.register_error_handler(OperationalError, database_busy)
+
+
+FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
+LARGE_BODIES = {"history.import_games"}
+
+
+def limit_body() -> None:
+    """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
+    if request.endpoint not in LARGE_BODIES:
+        request.max_content_length = min(FORM_MAX, request.max_content_length or FORM_MAX)
 
 
 def page_helpers() -> dict[str, object]:
