@@ -128,7 +128,9 @@ class NewGameForm(FlaskForm, HouseRuleFields):
         return [name for name in (entry.data or "" for entry in self.players) if name.strip()]
 
     def target_value(self) -> object:
-        return self.custom_target.data if self.target.data == "custom" else seat_or_text(self.target.data)
+        if self.target.data != "custom":
+            return seat_or_text(self.target.data)
+        return "" if self.custom_target.data is None else self.custom_target.data  # "Other", left empty: no default
 
 
 class ActionForm(FlaskForm):

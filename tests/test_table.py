@@ -70,6 +70,7 @@ def test_a_new_game_starts_at_the_table(client, game):
         ({"players-2": "", "players-3": ""}, "Hearts needs 3 to 5 players, not 2."),
         ({"players-3": "", "pass_cycle": "left-right-across-hold"}, "Passing across needs exactly 4 players, not 3."),
         ({"target": "custom", "custom_target": "5"}, "The target must be a whole number from 10 to 1000."),
+        ({"target": "custom", "custom_target": ""}, "The target must be a whole number from 10 to 1000."),
         ({"first_dealer": "4"}, "The first dealer must be a seat from 0 to 3."),
     ],
 )
