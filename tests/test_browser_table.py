@@ -141,3 +141,15 @@ def test_the_page_fits_a_phone_without_sideways_scrolling(page: Page, live_serve
               return text.getBoundingClientRect().left < span.getBoundingClientRect().left; }).length"""
     )
     assert cut_at_the_start == 0
+
+
+@pytest.mark.browser
+def test_a_double_tap_on_start_starts_one_game(page: Page, live_server: str, client):
+    page.goto(live_server + "/games/new")
+    for seat, name in enumerate(["Ann", "Ben", "Cat"]):
+        page.get_by_role("textbox", name=f"Player {seat + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").dblclick()
+    expect(page.get_by_role("heading", name=re.compile(r"^Hand 1 · "))).to_be_visible()
+    page.get_by_role("link", name="♥ Scorekeeper").click()  # a page the server answers after both taps
+    expect(page.get_by_role("link", name="Start a new game")).to_be_visible()
+    assert len(client.get("/api/games").json["games"]) == 1
