@@ -42,22 +42,11 @@ SUMMED = tuple(f.name for f in fields(Counts))
 
 def seat_counts(player: models.Player) -> Counts:
     """What a seat row adds now: nothing while no record was given to it yet."""
-    if player.total is None:
-        return Counts()
-    return Counts(
-        games=1,
-        finished=int(player.game_finished),
-        wins=int(player.won),
-        shared_wins=int(player.shared_win),
-        points=player.total,
-        hands=player.hands_played,
-        moons=player.moons,
-        queens=player.queens,
-    )
+    return Counts() if player.total is None else record_counts(player)
 
 
-def record_counts(record: rules.SeatRecord) -> Counts:
-    """What a seat adds once its record is ``record``."""
+def record_counts(record: rules.SeatRecord | models.Player) -> Counts:
+    """What a seat adds with this record; a seat row names its columns as rules.SeatRecord names its fields."""
     return Counts(
         games=1,
         finished=int(record.game_finished),
