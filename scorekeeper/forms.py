@@ -79,7 +79,8 @@ class HouseRuleFields(Form):
     tie = RadioField("A tie for the lowest total at the end", choices=TIE_CHOICES, default="play-on")
 
     def target_value(self) -> object:
-        raise NotImplementedError
+        """The target as the form's own ``target`` field holds it (the new-game form reads its presets)."""
+        return self["target"].data
 
     def switches(self) -> list[Field]:
         return [self[key] for key in rules.SWITCHES]
@@ -238,9 +239,6 @@ class BlankSheetForm(HouseRuleFields):
     def player_names(self) -> list[str]:
         names = [name.strip() for name in (self.names.data or "").split(",")][: self.seats()]
         return names + [""] * (self.seats() - len(names))
-
-    def target_value(self) -> object:
-        return self.target.data
 
 
 class ImportForm(FlaskForm):
