@@ -16,7 +16,7 @@ from pathlib import Path
 from . import rules
 from .db import db
 from .export import as_json
-from .games import all_games
+from .loaded import all_games
 from .restore import ImportReport, import_games
 
 SQLITE_HEADER = b"SQLite format 3\x00"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from . import rules
-from .games import LoadedGame
+from .loaded import LoadedGame
 from .serialize import game_json, timestamp
 
 EXPORT_FORMAT = "hearts-scorekeeper"

@@ -6,36 +6,31 @@ and store what a table entered, with the cache of the replay kept beside it
 """
 
 import functools
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import ParamSpec, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
 
 from . import models, rules, summary
 from .db import db
-from .names import short_names
+from .loaded import GameNotFound as GameNotFound
+from .loaded import LoadedGame as LoadedGame
+from .loaded import all_games as all_games
+from .loaded import last_game as last_game
+from .loaded import list_games as list_games
+from .loaded import load_game as load_game
+from .loaded import remember_replay, replayed
+from .loaded import stored_games as stored_games
+from .loaded import version as version
 from .rows import (
-    facts_of,
     give_hands,
     hand_columns,
     hand_row,
-    house_rules_of,
     keep_records,
     new_game_row,
-    search_key,
 )
-from .rules import Standing, TableSetup
-
-
-class GameNotFound(LookupError):
-    """No such game, or no such hand in it."""
-
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -56,44 +51,6 @@ def changes_a_game(change: Callable[P, R]) -> Callable[P, R]:
 
 
 @dataclass(frozen=True)
-class LoadedGame:
-    """A stored game with its state replayed from the hands."""
-
-    game: models.Game
-    players: list[str]
-    state: rules.GameState
-
-    @property
-    def id(self) -> int:
-        return self.game.id
-
-    @property
-    def rules(self) -> rules.HouseRules:
-        return self.state.rules
-
-    @functools.cached_property
-    def short_names(self) -> list[str]:
-        """The names where space is short (scoreboard, chips, column heads): never two alike."""
-        return short_names(self.players)
-
-    @property
-    def standings(self) -> list[Standing]:
-        return rules.standings(self.state)
-
-    @property
-    def ranked(self) -> list[Standing]:
-        return rules.ranked(self.state)
-
-    @property
-    def setup(self) -> TableSetup:
-        return rules.table_setup(len(self.players))
-
-    @property
-    def winner_names(self) -> list[str]:
-        return [self.players[seat] for seat in self.state.outcome.winners]
-
-
-@dataclass(frozen=True)
 class Recorded:
     """The game after recording a hand; ``resent`` when that hand was already stored as sent."""
 
@@ -107,32 +64,6 @@ class Preview:
     advice: rules.MoonAdvice | None
 
 
-REPLAYS_KEPT = 256
-_replays: OrderedDict[tuple[str, datetime, int], rules.GameState] = OrderedDict()
-_replays_lock = threading.Lock()
-
-
-def replayed(game: models.Game) -> LoadedGame:
-    """The game with its replayed state; a replay is kept while the game is unchanged (every change
-    touches updated_at), so pages polled by every phone at the table don't replay a long game each time."""
-    key = (game.uid, game.updated_at, len(game.hands))
-    with _replays_lock:
-        state = _replays.get(key)
-        if state is not None:
-            _replays.move_to_end(key)
-    if state is None:
-        state = rules.replay(len(game.players), house_rules_of(game), [facts_of(hand) for hand in game.hands])
-        _remember(key, state)
-    return LoadedGame(game, [player.name for player in game.players], state)
-
-
-def _remember(key: tuple[str, datetime, int], state: rules.GameState) -> None:
-    with _replays_lock:
-        _replays[key] = state
-        while len(_replays) > REPLAYS_KEPT:
-            _replays.popitem(last=False)
-
-
 @changes_a_game
 def create_game(players: object, given_rules: object = None) -> LoadedGame:
     game = new_game_row(players, given_rules)
@@ -140,38 +71,6 @@ def create_game(players: object, given_rules: object = None) -> LoadedGame:
     db.session.add(game)
     db.session.commit()
     return replayed(game)
-
-
-def load_game(game_id: int) -> LoadedGame:
-    game = db.session.get(
-        models.Game, game_id, options=[selectinload(models.Game.players), selectinload(models.Game.hands)]
-    )
-    if game is None:
-        raise GameNotFound(f"There is no game {game_id}.")
-    return replayed(game)
-
-
-def all_games(batch: int = 500) -> Iterator[LoadedGame]:
-    """Every game, oldest first, replayed."""
-    return (replayed(game) for game in stored_games(batch))
-
-
-def stored_games(batch: int = 500) -> Iterator[models.Game]:
-    """Every game row with its players and hands, oldest first, loaded ``batch`` at a time."""
-    after = 0
-    while True:
-        query = (
-            select(models.Game)
-            .where(models.Game.id > after)
-            .order_by(models.Game.id)
-            .limit(batch)
-            .options(selectinload(models.Game.players), selectinload(models.Game.hands))
-        )
-        found = db.session.scalars(query).all()
-        if not found:
-            return
-        yield from found
-        after = found[-1].id
 
 
 def rebuild_records() -> int:
@@ -185,43 +84,6 @@ def rebuild_records() -> int:
     summary.rebuild()
     db.session.commit()
     return count
-
-
-def version(game_id: int) -> str | None:
-    """A tag that changes with every change to the game (every change touches updated_at)."""
-    changed = db.session.scalar(select(models.Game.updated_at).where(models.Game.id == game_id))
-    return None if changed is None else f"{game_id}-{changed.isoformat()}"
-
-
-def last_game() -> LoadedGame | None:
-    """The game started most recently, to offer its players and rules again."""
-    game = db.session.scalars(select(models.Game).order_by(models.Game.id.desc()).limit(1)).first()
-    return replayed(game) if game else None
-
-
-def list_games(
-    limit: int, before: int | None = None, finished: bool | None = None, player: str | None = None
-) -> tuple[list[LoadedGame], bool]:
-    """Newest first, ``limit`` games with an id below ``before``; and whether more follow."""
-    query = select(models.Game).order_by(models.Game.id.desc()).limit(limit + 1)
-    if player:
-        key = search_key(player)
-        if key is None:
-            return [], False
-        # Walk the player's index newest first rather than every game.
-        seated = select(models.Player.game_id).where(models.Player.name_key == key)
-        if before is not None:
-            seated = seated.where(models.Player.game_id < before)
-        if finished is None:
-            seated = seated.order_by(models.Player.game_id.desc()).limit(limit + 1)
-        query = query.where(models.Game.id.in_(seated))
-    query = query.options(selectinload(models.Game.players), selectinload(models.Game.hands))
-    if before is not None:
-        query = query.where(models.Game.id < before)
-    if finished is not None:
-        query = query.where(models.Game.finished == finished)
-    games = db.session.scalars(query).all()
-    return [replayed(game) for game in games[:limit]], len(games) > limit
 
 
 def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:
@@ -338,7 +200,7 @@ def _commit(loaded: LoadedGame, state: rules.GameState) -> LoadedGame:
     keep_records(loaded.game, state)
     # A correction keeps the count of hands and this change's updated_at: the replay kept for that key
     # while loading is of the hands before it. (Were the commit to fail, that updated_at is never stored.)
-    _remember((loaded.game.uid, loaded.game.updated_at, len(state.hands)), state)
+    remember_replay((loaded.game.uid, loaded.game.updated_at, len(state.hands)), state)
     try:
         db.session.commit()
     except IntegrityError:

@@ -3,7 +3,8 @@
 from datetime import datetime
 
 from . import rules
-from .games import LoadedGame, Preview
+from .games import Preview
+from .loaded import LoadedGame
 
 
 def timestamp(moment: datetime) -> str:

@@ -4,7 +4,7 @@ player's summary matches their seats."""
 from dataclasses import asdict, fields
 
 from . import models, rules, summary
-from .games import stored_games
+from .loaded import stored_games
 from .rows import facts_of, hand_columns, house_rules_of
 
 
