@@ -15,12 +15,13 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import cli, games, guard, minify
+from . import guard, minify
 from .db import db
+from .models import ROW_NUMBER_MAX
 from .paths import bundled, instance_folder
+from .service import games
 
 IMPORT_MAX = 64 * 1024 * 1024
-ROW_NUMBER_MAX = 2**31 - 1  # PostgreSQL's integer
 csrf = CSRFProtect()
 migrate = Migrate(directory=str(Path(__file__).resolve().parent / "migrations"))
 
@@ -71,7 +72,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     guard.init_app(app)
     register_blueprints(app)
     minify.init_app(app)
-    cli.register(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
         upgrade_database()

@@ -50,7 +50,7 @@ def backup(file: Path) -> None:
     SQLite databases are copied as SQLite files; PostgreSQL ones, or any one when FILE ends in .json, as the
     JSON export.
     """
-    from .backup import backup as write_backup
+    from .service.backup import backup as write_backup
 
     if not file.parent.is_dir():
         raise click.ClickException(f"There is no folder {file.parent} to write the backup in.")
@@ -66,7 +66,7 @@ def backup(file: Path) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def restore(file: Path) -> None:
     """Add the games of a backup or JSON export to this instance (games already here are kept once)."""
-    from .backup import restore as read_in
+    from .service.backup import restore as read_in
 
     with app_context():
         try:
@@ -81,7 +81,7 @@ def restore(file: Path) -> None:
 @main.command("rebuild-records")
 def rebuild_records() -> None:
     """Replay every game and refresh the players' records from it."""
-    from .games import rebuild_records as rebuild
+    from .service.games import rebuild_records as rebuild
 
     with app_context():
         click.echo(f"Replayed {rebuild()} games.")
@@ -90,7 +90,7 @@ def rebuild_records() -> None:
 @main.command()
 def check() -> None:
     """Check that every game replays and every stored record matches its replay."""
-    from .upkeep import check as check_all
+    from .service.upkeep import check as check_all
 
     with app_context():
         count, problems = check_all()

@@ -14,6 +14,7 @@ from .db import Model
 from .rules import NAME_MAX
 
 NAME_KEY_MAX = 3 * NAME_MAX  # case-folding can make one letter three ("ﬃ" is "ffi")
+ROW_NUMBER_MAX = 2**31 - 1  # PostgreSQL's integer: an id or hand number past it is no such row
 ADDRESS_MAX = 64  # an IPv6 address with its zone fits; a longer X-Forwarded-For is cut
 
 
@@ -85,7 +86,7 @@ class Player(Model):
     # What replaying the game gives this seat (rules.seat_records), refreshed by
     # the service layer on every change to the game, so that a player's record
     # over thousands of games is one indexed query. The hands stay the truth:
-    # `flask rebuild-records` computes all of these again from them.
+    # `scorekeeper rebuild-records` computes all of these again from them.
     total: Mapped[int] = mapped_column(default=0)
     hands_played: Mapped[int] = mapped_column(default=0)
     game_finished: Mapped[bool] = mapped_column(default=False)
@@ -112,7 +113,7 @@ class Hand(Model):
 
 
 class PlayerSummary(Model):
-    """A player's record over every game, kept up to date with each change (summary.py).
+    """A player's record over every game, kept up to date with each change (service/summary.py).
 
     Like the seats' records, a cache of the replayed hands: `rebuild-records` computes it again.
     """

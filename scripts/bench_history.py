@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from seed_history import seed  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.history import players_seen  # noqa: E402
+from scorekeeper.service.records import players_seen  # noqa: E402
 
 
 def median_ms(client, path: str, repeat: int) -> float:

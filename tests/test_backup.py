@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from sqlalchemy import update
 
 from scorekeeper import models
-from scorekeeper.backup import export_of_sqlite
 from scorekeeper.db import db
 from scorekeeper.main import main
+from scorekeeper.service.backup import export_of_sqlite
 
 from server import call, running_server
 

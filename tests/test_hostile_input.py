@@ -9,9 +9,10 @@ import stat
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import games, instance_secret, private_sqlite_file, rules
+from scorekeeper import instance_secret, private_sqlite_file, rules
 from scorekeeper.db import db
 from scorekeeper.models import Game, Player
+from scorekeeper.service import games
 
 NESTED = "[" * 20_000 + "]" * 20_000
 HUGE = "9" * 5000

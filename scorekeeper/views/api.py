@@ -5,8 +5,9 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
-from .. import games, guard, rules
-from ..serialize import game_json, preview_json, summary_json
+from .. import guard, rules
+from ..service import games
+from ..service.serialize import game_json, preview_json, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -17,7 +17,8 @@ from flask.sansio.app import App
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from .. import games, minify
+from .. import minify
+from ..service import games
 
 bp = Blueprint("app_shell", __name__)
 

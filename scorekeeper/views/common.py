@@ -10,9 +10,10 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
-from .. import games, rules
+from .. import rules
 from ..db import db
 from ..forms import ActionForm
+from ..service import games
 
 BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
 OUTCOME_WORDS = {

@@ -5,9 +5,9 @@ import functools
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import games
 from ..db import db
 from ..qr import qr_svg
+from ..service import games
 
 bp = Blueprint("follow", __name__)
 

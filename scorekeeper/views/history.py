@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from .. import ROW_NUMBER_MAX, export, games, history, restore, rules
+from .. import rules
 from ..chart import totals_chart
 from ..forms import ActionForm, ImportForm, seat_or_text
+from ..models import ROW_NUMBER_MAX
+from ..service import export, games, records, restore
 
 bp = Blueprint("history", __name__)
 
@@ -38,12 +40,12 @@ def review(game_id: int) -> str:
 
 @bp.get("/players")
 def players() -> str:
-    return render_template("history/players.html", players=history.players_seen())
+    return render_template("history/players.html", players=records.players_seen())
 
 
 @bp.get("/players/<path:name>")
 def player(name: str) -> str:
-    record = history.player_record(name)
+    record = records.player_record(name)
     if record is None:
         abort(404, f"No game has a player called “{name}”.")
     return render_template("history/player.html", record=record, recent=games.list_games(RECENT, player=name)[0])

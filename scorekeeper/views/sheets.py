@@ -4,8 +4,9 @@ from dataclasses import dataclass
 
 from flask import Blueprint, render_template, request
 
-from .. import games, rules
+from .. import rules
 from ..forms import BlankSheetForm
+from ..service import games
 
 bp = Blueprint("sheets", __name__)
 

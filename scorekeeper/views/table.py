@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from .. import games, rules
+from .. import rules
 from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
+from ..service import games
 from .common import and_list
 
 bp = Blueprint("table", __name__)

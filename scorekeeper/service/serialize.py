@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from . import rules
+from .. import rules
 from .games import Preview
 from .loaded import LoadedGame
 

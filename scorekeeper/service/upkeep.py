@@ -3,7 +3,8 @@ player's summary matches their seats."""
 
 from dataclasses import asdict, fields
 
-from . import models, rules, summary
+from .. import models, rules
+from . import summary
 from .loaded import stored_games
 from .rows import facts_of, hand_columns, house_rules_of
 

@@ -13,8 +13,8 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
-from . import rules
-from .db import db
+from .. import rules
+from ..db import db
 from .export import as_json
 from .loaded import all_games
 from .restore import ImportReport, import_games
@@ -80,7 +80,7 @@ def export_of_sqlite(source: Path) -> dict[str, object]:
     The copy is brought up to the current schema on the way, as any older backup needs,
     and the backup file itself is left as it was.
     """
-    from . import create_app  # the app factory imports this module's neighbours
+    from .. import create_app  # the app factory imports this module's neighbours
 
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / "backup.sqlite"

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from . import rules
+from .. import rules
 from .loaded import LoadedGame
 from .serialize import game_json, timestamp
 

@@ -14,11 +14,11 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from . import models, rules
-from .db import db
+from .. import models, rules
+from ..db import db
+from ..rules import Standing, TableSetup
 from .names import short_names
 from .rows import facts_of, house_rules_of, search_key
-from .rules import Standing, TableSetup
 
 
 class GameNotFound(LookupError):

@@ -8,7 +8,8 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import fields
 
-from . import models, rules, summary
+from .. import models, rules
+from . import summary
 
 HAND_FIELDS = tuple(field.name for field in fields(rules.Hand))
 SEAT_FIELDS = tuple(field.name for field in fields(rules.SeatRecord))

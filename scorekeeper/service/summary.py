@@ -14,8 +14,8 @@ from sqlalchemy import Integer, Select, cast, delete, event, func, insert, selec
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from . import models, rules
-from .db import db
+from .. import models, rules
+from ..db import db
 
 PENDING = "player_summary_changes"
 

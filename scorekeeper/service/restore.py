@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from . import models
-from .db import db
+from .. import models
+from ..db import db
 from .export import ExportedGame, read_games
 from .games import changes_a_game
 from .rows import give_hands, new_game_row

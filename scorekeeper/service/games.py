@@ -13,8 +13,9 @@ from typing import ParamSpec, TypeVar
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
-from . import models, rules, summary
-from .db import db
+from .. import models, rules
+from ..db import db
+from . import summary
 from .loaded import GameNotFound as GameNotFound
 from .loaded import LoadedGame as LoadedGame
 from .loaded import all_games as all_games
