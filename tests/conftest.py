@@ -10,6 +10,14 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 
 
+@pytest.fixture(autouse=True, scope="session")
+def data_folder(tmp_path_factory):
+    """The tests' own data folder: never the clone's instance/, its settings or its secret key."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path_factory.mktemp("data")))
+        yield
+
+
 @pytest.fixture
 def database_url(tmp_path):
     """A fresh database for one test: PostgreSQL when DATABASE_URL says so, else a SQLite file."""
