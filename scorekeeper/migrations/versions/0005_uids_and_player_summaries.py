@@ -1,15 +1,20 @@
 """Games get a uid and never reuse an id; names match across Unicode spellings; each player's summary.
 
+Each game's uid is made from what it holds (scorekeeper/uids.py), so that a backup taken before this
+update, restored after it, finds its games already here. (The first release of this revision drew random
+uids; 0006 mends the databases it upgraded.)
+
 Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-30
 """
 
 import unicodedata
-import uuid
 
 import sqlalchemy as sa
 from alembic import op
+
+from scorekeeper import uids
 
 revision = "0005"
 down_revision = "0004"
@@ -52,8 +57,10 @@ def upgrade() -> None:
 
 def fill_uids(connection: sa.Connection) -> None:
     games = sa.table("games", sa.column("id", sa.Integer()), sa.column("uid", sa.String(32)))
-    for game_id in connection.execute(sa.select(games.c.id)).scalars().all():
-        connection.execute(games.update().where(games.c.id == game_id).values(uid=uuid.uuid4().hex))
+    chosen = uids.one_each(uids.stored_content_uids(connection))
+    if chosen:
+        change = games.update().where(games.c.id == sa.bindparam("game")).values(uid=sa.bindparam("made"))
+        connection.execute(change, [{"game": game, "made": uid} for game, uid in chosen.items()])
 
 
 def fill_name_keys(connection: sa.Connection) -> None:
