@@ -1,6 +1,6 @@
 """Keeping strangers out: an optional passcode for the whole instance, and security headers.
 
-With a passcode set (SCOREKEEPER_PASSCODE, or PASSCODE in instance/config.py),
+With a passcode set (SCOREKEEPER_PASSCODE, in the environment or the data folder's settings.env),
 pages ask for it once per phone (a long-lived session cookie) and the API takes
 it as ``Authorization: Bearer <passcode>``. Each wrong passcode from an address
 doubles the wait before that address may try again (1 s, 2 s, 4 s … 5 min), and
