@@ -100,3 +100,12 @@ def one_each(stored: list[tuple[int, str]]) -> dict[int, str]:
         copies[uid] += 1
         chosen[game_id] = uid if copies[uid] == 1 else copy_uid(uid, copies[uid])
     return chosen
+
+
+def fill(connection: sa.Connection, column: str) -> None:
+    """Write each stored game's content uid (``one_each``) in its ``column``."""
+    games = sa.table("games", sa.column("id", sa.Integer()), sa.column(column, sa.String(32)))
+    chosen = one_each(stored_content_uids(connection))
+    if chosen:
+        change = games.update().where(games.c.id == sa.bindparam("game")).values({column: sa.bindparam("made")})
+        connection.execute(change, [{"game": game, "made": uid} for game, uid in chosen.items()])

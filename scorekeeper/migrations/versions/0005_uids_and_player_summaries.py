@@ -33,7 +33,7 @@ def name_key(name: str) -> str:
 def upgrade() -> None:
     sqlite = op.get_bind().dialect.name == "sqlite"
     op.add_column("games", sa.Column("uid", sa.String(32), nullable=True))
-    fill_uids(op.get_bind())
+    uids.fill(op.get_bind(), "uid")
     # On SQLite only AUTOINCREMENT stops a deleted game's id being given again (PostgreSQL's sequences
     # never reuse one), and only a new table gets it: the one copy here, with every change to games.
     with op.batch_alter_table(
@@ -53,14 +53,6 @@ def upgrade() -> None:
         *(sa.Column(column, sa.Integer(), nullable=False) for column in SUMMED),
     )
     fill_summaries(op.get_bind())
-
-
-def fill_uids(connection: sa.Connection) -> None:
-    games = sa.table("games", sa.column("id", sa.Integer()), sa.column("uid", sa.String(32)))
-    chosen = uids.one_each(uids.stored_content_uids(connection))
-    if chosen:
-        change = games.update().where(games.c.id == sa.bindparam("game")).values(uid=sa.bindparam("made"))
-        connection.execute(change, [{"game": game, "made": uid} for game, uid in chosen.items()])
 
 
 def fill_name_keys(connection: sa.Connection) -> None:

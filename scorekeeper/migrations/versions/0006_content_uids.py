@@ -25,12 +25,7 @@ def upgrade() -> None:
     # A plain ADD COLUMN: a batch copy of the games table is not needed for it (see 0004).
     op.add_column("games", sa.Column("content_uid", sa.String(32), nullable=True))
     op.create_index("ix_games_content_uid", "games", ["content_uid"])
-    games = sa.table("games", sa.column("id", sa.Integer()), sa.column("content_uid", sa.String(32)))
-    connection = op.get_bind()
-    chosen = uids.one_each(uids.stored_content_uids(connection))
-    if chosen:
-        keep = games.update().where(games.c.id == sa.bindparam("game")).values(content_uid=sa.bindparam("made"))
-        connection.execute(keep, [{"game": game, "made": uid} for game, uid in chosen.items()])
+    uids.fill(op.get_bind(), "content_uid")
 
 
 def downgrade() -> None:
