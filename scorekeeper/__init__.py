@@ -68,8 +68,10 @@ def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True
     minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
-        opening.open_database(app, create=create, writes=writes)
-        release_connections()
+        try:
+            opening.open_database(app, create=create, writes=writes)
+        finally:
+            release_connections()  # also when the database cannot be used: a command goes on after a StartupError
     return app
 
 
@@ -83,7 +85,7 @@ def make_data_folder(instance: Path) -> None:
 
 
 def release_connections() -> None:
-    """Keep no connection from the start: requests open their own, and a command's app leaves none behind."""
+    """Keep no connection from the start: requests open their own, and an app given up leaves none behind."""
     if not isinstance(db.engine.pool, StaticPool):  # an in-memory SQLite lives in its one connection
         db.engine.dispose()
 

@@ -12,6 +12,7 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE = [sys.executable, "-m", "scorekeeper.main", "serve"]
@@ -21,6 +22,12 @@ SERVE = [sys.executable, "-m", "scorekeeper.main", "serve"]
 class Server:
     base: str
     process: subprocess.Popen
+    log: Any
+
+    def said(self) -> str:
+        """What the server printed so far."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
 
     def kill(self) -> None:
         """Kill the server at once, as a power cut would."""
@@ -36,7 +43,7 @@ def serving(command: list[str], cwd: Path = ROOT, env: dict | None = None, path:
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             base = wait_until_up(process, log, path)
-            yield Server(base, process)
+            yield Server(base, process, log)
         finally:
             if process.poll() is None:
                 process.terminate()
