@@ -33,6 +33,10 @@ API_BAD_BODIES = [
     ('{"players": ["Ann", "Ben", "C\\u0000t"]}', 422, "invisible or control character"),
     ('{"players": ["Ann", "Ben", "\\u202eCat"]}', 422, "invisible or control character"),
     ('{"players": ["Ann", "Ben", "C\\u200bat"]}', 422, "invisible or control character"),
+    ('{"players": ["Ann", "\\u0410nn", "Cat"]}', 422, "Two players are called “Аnn”"),
+    ('{"players": ["Ann", "Ann\\u034f", "Cat"]}', 422, "Two players are called"),
+    ('{"players": ["Ann", "\\u3164", "Cat"]}', 422, "Player 2's name shows nothing"),
+    ('{"players": ["Ann", "B\\u2028en", "Cat"]}', 422, "Player 2's name is on two lines"),
     ('{"players": ["Ann", "Ben", "Cat"], "rules": {"target": ' + HUGE + "}}", 400, "not valid JSON"),
 ]
 
