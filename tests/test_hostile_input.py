@@ -9,7 +9,7 @@ import stat
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import instance_secret, private_sqlite_file, rules
+from scorekeeper import create_app, instance_secret, private_sqlite_file, rules
 from scorekeeper.db import db
 from scorekeeper.models import Game, Player
 from scorekeeper.service import games
@@ -69,6 +69,34 @@ def test_odd_hand_numbers_from_the_table_page(table, client, number):
     assert answer.status_code in (302, 422)
     assert client.post(f"/games/{table.game_id}/undo", data={"number": number}).status_code == 302
     assert table.game()["hands"] == []
+
+
+ODD_INDEXES = ["²", "¹", "١", "𝟙", "9" * 5000, "0x1", " 1", ""]
+NEW_GAME = {"players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "target": "100", "pass_cycle": "standard",
+            "moon": "choose", "tie": "play-on", "first_dealer": "0"}  # fmt: skip
+
+
+@pytest.mark.parametrize("index", ODD_INDEXES)
+def test_a_list_key_numbered_oddly_is_no_entry_of_the_list(table, client, app, index):
+    answer = client.post("/games/new", data={**NEW_GAME, f"players-{index}": "Mal"})
+    assert answer.status_code == 302 and table.client.get("/api/games/1").json["players"] == ["Ann", "Ben", "Cat"]
+    hand = {f"hearts-{index}": "0", "hearts-0": 4, "hearts-1": 0, "hearts-2": 9, "queen": 1, "number": 1}
+    assert client.post("/games/1/hands", data=hand).status_code == 302
+    assert client.post("/games/1/hands/1", data={**hand, "preview": "1"}).status_code == 200
+    assert table.client.get("/api/games/1").json["totals"] == [4, 13, 9]
+
+
+@pytest.mark.parametrize("path", ["/games/1/hands", "/games/1/hands/1", "/games/new"])
+def test_an_odd_list_key_without_a_token_is_refused_for_its_token(database_url, path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url})
+    client = app.test_client()
+    client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"]})
+    client.post("/api/games/1/hands", json={"hearts": [4, 0, 9], "queen": 1})
+    answer = client.post(path, data={"hearts-²": "0", "players-¹": "x"})
+    assert answer.status_code == 400
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.mark.parametrize("name", ["ß" * 24, "ﬃ" * 24, "İ" * 24])
