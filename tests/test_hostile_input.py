@@ -12,7 +12,7 @@ from sqlalchemy.exc import OperationalError
 from scorekeeper import create_app, instance_secret, private_sqlite_file, rules
 from scorekeeper.db import db
 from scorekeeper.models import Game, Player
-from scorekeeper.service import games
+from scorekeeper.service import games, restore
 
 NESTED = "[" * 20_000 + "]" * 20_000
 HUGE = "9" * 5000
@@ -192,6 +192,32 @@ def test_a_locked_database_answers_503_with_retry_after(table, client, monkeypat
     page = client.post(f"/games/{table.game_id}/hands", data={"hearts-0": 4, "hearts-1": 0, "hearts-2": 9,
                                                                 "hearts-3": 0, "queen": 1})  # fmt: skip
     assert page.status_code == 503 and "busy" in page.get_data(as_text=True)
+
+
+def test_an_import_the_database_stops_partway_says_what_was_stored(client, app, monkeypatch):
+    monkeypatch.setattr(restore, "BATCH", 2)
+    real_store, batches = restore._store_batch, []
+
+    def locked_from_the_second_batch(batch):
+        batches.append(batch)
+        if len(batches) > 1:
+            raise OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
+        return real_store(batch)
+
+    monkeypatch.setattr(restore, "_store_batch", locked_from_the_second_batch)
+    names = [["Ann", "Ben", "Cat"], ["Dan", "Eve", "Fay"], ["Gus", "Hal", "Ivy"]]
+    document = json.dumps({"format": "hearts-scorekeeper", "games": [{"players": p, "hands": []} for p in names]})
+    data = {"export": (io.BytesIO(document.encode()), "games.json")}
+    answer = client.post("/history/import", data=data, content_type="multipart/form-data")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
+    assert "2 games were imported, the rest not" in page and "nothing was stored" not in page
+    assert count(app) == 2
+    monkeypatch.setattr(restore, "_store_batch", real_store)
+    data = {"export": (io.BytesIO(document.encode()), "games.json")}
+    client.post("/history/import", data=data, content_type="multipart/form-data")
+    assert "Imported 1 game; 2 were already here." in client.get("/history").get_data(as_text=True)
+    assert count(app) == 3
 
 
 def moons(count):

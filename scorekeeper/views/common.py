@@ -11,9 +11,9 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from .. import rules
-from ..db import db
+from ..db import db, is_busy
 from ..forms import ActionForm
-from ..service import games
+from ..service import games, restore
 
 BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
 OUTCOME_WORDS = {
@@ -33,6 +33,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(rules.RuleError, rule_broken)
     app.register_error_handler(games.GameNotFound, not_found)
     app.register_error_handler(OperationalError, database_busy)
+    app.register_error_handler(restore.ImportCutShort, import_cut_short)
 
 
 FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
@@ -94,9 +95,17 @@ def not_found(missing: games.GameNotFound) -> ResponseReturnValue:
 
 def database_busy(problem: OperationalError) -> ResponseReturnValue:
     """SQLite's write lock held past the busy timeout (a long import): nothing was stored, come back soon."""
-    if "locked" not in str(problem.orig):
+    if not is_busy(problem):
         raise problem
+    return busy(BUSY)
+
+
+def import_cut_short(stopped: restore.ImportCutShort) -> ResponseReturnValue:
+    return busy(stopped.message)
+
+
+def busy(message: str) -> ResponseReturnValue:
     db.session.rollback()
-    answer = make_response(error_answer(503, "Busy", BUSY))
+    answer = make_response(error_answer(503, "Busy", message))
     answer.headers["Retry-After"] = "2"
     return answer
