@@ -1,10 +1,12 @@
 """Points 3–9 of the security review: odd and hostile input gets a clear 4xx and stores nothing."""
 
 import csv
+import http.client
 import io
 import json
 import sqlite3
 import stat
+import urllib.request
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -142,6 +144,61 @@ def test_bodies_past_the_limits_are_refused_before_they_are_read(client, app):
     app.config["MAX_CONTENT_LENGTH"] = 1000
     data = {"export": (io.BytesIO(b" " * 2000), "games.json")}
     assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 413
+
+
+def passing_chunked_bodies(app):
+    """The app as a server hands it a chunked body: no Content-Length, and wsgi.input_terminated set."""
+    inner = app.wsgi_app
+
+    def chunked(environ, start_response):
+        environ.pop("CONTENT_LENGTH", None)
+        environ["wsgi.input_terminated"] = True
+        return inner(environ, start_response)
+
+    app.wsgi_app = chunked
+
+
+def padded(body, size):
+    """Valid JSON however much of its padding is cut off."""
+    text = json.dumps(body)
+    return text + " " * (size - len(text))
+
+
+def test_a_chunked_body_past_the_limit_is_refused_not_cut(client, app):
+    passing_chunked_bodies(app)
+    game = {"players": ["Eve", "Mal", "Oz"]}
+    for size in (64 * 1024 + 1, 1024 * 1024):
+        answer = client.post("/api/games", data=padded(game, size), content_type="application/json")
+        assert answer.status_code == 413 and "error" in answer.json
+    assert client.post("/games/new", data={"players-0": "x" * (500 * 1024)}).status_code == 413
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    document = padded({"format": "hearts-scorekeeper", "games": [{"players": ["A", "B", "C"], "hands": []}]}, 2000)
+    data = {"export": (io.BytesIO(document.encode()), "games.json")}
+    assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 413
+    assert count(app) == 0
+    answer = client.post("/api/games", data=padded(game, 64 * 1024), content_type="application/json")
+    assert answer.status_code == 201 and answer.json["players"] == game["players"]  # at the limit: taken whole
+
+
+@pytest.mark.server
+def test_the_real_server_refuses_a_chunked_body_past_the_limit(database_url):
+    from server import running_server
+
+    with running_server(database_url, workers=1) as server:
+        host, port = server.base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        body = padded({"players": ["Eve", "Mal", "Oz"]}, 1024 * 1024).encode()
+        chunks = (body[at : at + 16 * 1024] for at in range(0, len(body), 16 * 1024))
+        headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+        try:
+            connection.request("POST", "/api/games", body=chunks, headers=headers, encode_chunked=True)
+            status = connection.getresponse().status
+        except ConnectionError:  # the server may close the connection on the rest of a refused body
+            status = None
+        finally:
+            connection.close()
+        listed = json.loads(urllib.request.urlopen(server.base + "/api/games", timeout=30).read())
+    assert status in (413, None) and listed["games"] == []
 
 
 @pytest.mark.parametrize("address", ["/games/new", "/sign-in"])

@@ -15,7 +15,6 @@ DEFAULT_LIMIT, MAX_LIMIT = 20, 100
 
 
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.json"
-BODY_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
 
 
 @bp.before_request
@@ -26,7 +25,6 @@ def refuse_cross_site_writes() -> None:
     and curl send neither. A Bearer token cannot come from another site's page:
     that header needs a CORS preflight, which this API never grants.
     """
-    request.max_content_length = BODY_MAX
     if request.method in ("GET", "HEAD", "OPTIONS") or guard.bearer_token() is not None:
         return
     site = request.headers.get("Sec-Fetch-Site")

@@ -5,10 +5,13 @@ view the error came from: a game deleted while a request was on its way is a
 404 like any other missing game.
 """
 
+import io
+
 from flask import Flask, jsonify, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.wsgi import get_content_length
 
 from .. import rules
 from ..db import db, is_busy
@@ -37,13 +40,33 @@ def register(app: Flask) -> None:
 
 
 FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
+API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
 LARGE_BODIES = {"history.import_games"}
 
 
 def limit_body() -> None:
     """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
-    if request.endpoint not in LARGE_BODIES:
+    if request.blueprint == "api":
+        request.max_content_length = API_MAX
+    elif request.endpoint not in LARGE_BODIES:
         request.max_content_length = min(FORM_MAX, request.max_content_length or FORM_MAX)
+    if get_content_length(request.environ) is None and request.environ.get("wsgi.input_terminated"):
+        measure_streamed_body(request.max_content_length or FORM_MAX)
+
+
+def measure_streamed_body(limit: int) -> None:
+    """A body sent without a length (chunked) is read here, and refused whole if it is too large.
+
+    Werkzeug stops reading such a body at the limit and hands over what it read
+    as if it were all: an import or a game cut short, not refused. Read once
+    here, a body within the limit is given a length like any other.
+    """
+    stream, body = request.environ["wsgi.input"], bytearray()
+    while len(body) <= limit and (chunk := stream.read(min(64 * 1024, limit + 1 - len(body)))):
+        body += chunk
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    request.environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
 
 
 def page_helpers() -> dict[str, object]:
