@@ -40,7 +40,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         PASSCODE="",
-        PERMANENT_SESSION_LIFETIME=timedelta(days=400),  # a phone at the table stays signed in
+        # A phone stays signed in while it keeps coming back (each answer renews the cookie); one left
+        # unused for a month signs in again.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         # The largest body taken: an import of a club's whole history (10,000 games export to about

@@ -1,11 +1,14 @@
-"""Point 1 of the security review: no page on another site (or another port) can write through the API."""
+"""No page on another site (or another port) can write here, through the API or the pages, or touch a session."""
+
+import re
 
 import pytest
 from playwright.sync_api import Page
 from werkzeug.wrappers import Request, Response
 
+from scorekeeper import create_app
 from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Hand
 
 PASSCODE = "queen of spades"
 ATTACKER_PAGE = """<!doctype html><title>Free cards</title>
@@ -110,3 +113,53 @@ def test_another_origin_stores_nothing_with_text_plain(page: Page, guarded_app, 
         page.get_by_role("button", name="Win").click()
     assert navigation.value.status in (403, 415)
     assert stored_games(guarded_app) == 1
+
+
+@pytest.fixture
+def checked(database_url):
+    """An app that checks form tokens, as a real server does, with a passcode and one game of one hand."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url,
+                      "PASSCODE": PASSCODE})  # fmt: skip
+    bearer = {"Authorization": f"Bearer {PASSCODE}"}
+    app.test_client().post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}, headers=bearer)
+    app.test_client().post("/api/games/1/hands", json={"hearts": [4, 0, 9, 0], "queen": 1}, headers=bearer)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def phone(app):
+    """A signed-in phone with the table page open: its session, and the page's form token."""
+    client = app.test_client()
+    sign_in = client.get("/sign-in").get_data(as_text=True)
+    client.post("/sign-in", data={"passcode": PASSCODE, "csrf_token": token_of(sign_in)})
+    return client, token_of(client.get("/games/1").get_data(as_text=True))
+
+
+def token_of(page):
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+
+
+def hands(app):
+    with app.app_context():
+        found = [(hand.number, list(hand.hearts)) for hand in db.session.query(Hand).order_by(Hand.number)]
+        db.session.remove()
+    return found
+
+
+EVIL_HAND = {"hearts-0": "13", "hearts-1": "0", "hearts-2": "0", "hearts-3": "0", "queen": "1", "number": "2"}
+
+
+@pytest.mark.parametrize(
+    "method, path, form",
+    [("post", "/games/new", {"players-0": "Eve"}), ("post", "/games/1/hands", EVIL_HAND),
+     ("get", "/no-such-page", None), ("post", "/sign-in", {"passcode": "guess"}),
+     ("post", "/games/1/undo", {"number": "1"}), ("post", "/games/new", {"players-0": "x" * (600 * 1024)})],
+)  # fmt: skip
+def test_an_answer_to_a_request_without_the_cookie_never_sets_one(checked, method, path, form):
+    """SameSite=Lax keeps the phone's cookie off another site's POST: a cookie set in the answer would replace it."""
+    stranger = checked.test_client()
+    answer = getattr(stranger, method)(path, data=form)
+    assert answer.status_code in (302, 400, 404, 413) and "Set-Cookie" not in answer.headers
+    assert hands(checked) == [(1, [4, 0, 9, 0])]

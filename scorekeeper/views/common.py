@@ -11,6 +11,7 @@ from flask import Flask, jsonify, make_response, render_template, request, url_f
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.local import LocalProxy
 from werkzeug.wsgi import get_content_length
 
 from .. import rules
@@ -70,9 +71,11 @@ def measure_streamed_body(limit: int) -> None:
 
 
 def page_helpers() -> dict[str, object]:
-    # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
-    # read a body too large for the error page that says so (413), and fail again.
-    return {"OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm(formdata=None)}
+    # The buttons' form is made when a template first uses it: making it mints a CSRF token, and so
+    # a session, which an error page must never do (it would sign out a phone that a cross-site
+    # request reached without its cookie). formdata=None: reading the request here would read a body
+    # too large for the error page that says so (413), and fail again.
+    return {"OUTCOME_WORDS": OUTCOME_WORDS, "action": LocalProxy(lambda: ActionForm(formdata=None))}
 
 
 def and_list(names: list[str]) -> str:
