@@ -149,6 +149,36 @@ def hands(app):
 
 
 EVIL_HAND = {"hearts-0": "13", "hearts-1": "0", "hearts-2": "0", "hearts-3": "0", "queen": "1", "number": "2"}
+FORMS = [
+    ("/games/1/hands", EVIL_HAND), ("/games/1/hands/1", {**EVIL_HAND, "number": ""}),
+    ("/games/new", {"players-0": "Eve", "players-1": "Mal", "players-2": "Oz"}), ("/games/1/undo", {"number": "1"}),
+    ("/games/1/delete", {}), ("/games/1/rematch", {}), ("/sign-in", {"passcode": "guess"}), ("/sign-out", {}),
+]  # fmt: skip
+FOREIGN = [{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"},
+           {"Sec-Fetch-Site": "same-site", "Origin": "http://localhost:8080"}]  # fmt: skip
+
+
+@pytest.mark.parametrize("headers", FOREIGN)
+@pytest.mark.parametrize("path, form", FORMS)
+def test_a_form_sent_from_another_site_gets_a_plain_refusal(checked, path, form, headers):
+    client, token = phone(checked)
+    answer = client.post(path, data={**form, "csrf_token": token}, headers=headers)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 403 and "sent from another site" in page
+    assert "Save" not in page and "csrf_token" not in page and "Set-Cookie" not in answer.headers
+    assert hands(checked) == [(1, [4, 0, 9, 0])] and stored_games(checked) == 1
+    assert client.get("/games/1").status_code == 200  # still signed in
+
+
+def test_a_refused_token_keeps_what_this_phone_entered(checked):
+    client, _ = phone(checked)
+    own = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    answer = client.post("/games/1/hands", data={**EVIL_HAND, "csrf_token": "expired"}, headers=own)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "Your hand is kept: tap Save again." in page
+    assert 'checked name="hearts-0" type="radio" value="13"' in page
+    retry = client.post("/games/1/hands", data={**EVIL_HAND, "csrf_token": token_of(page)}, headers=own)
+    assert retry.status_code == 302 and hands(checked) == [(1, [4, 0, 9, 0]), (2, [13, 0, 0, 0])]
 
 
 @pytest.mark.parametrize(
