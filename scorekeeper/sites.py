@@ -9,10 +9,11 @@ pages (or from a script, which sends no browser headers at all).
 """
 
 import ipaddress
+import json
 import socket
 from collections.abc import Iterable
 
-from flask import Flask, abort, current_app, request
+from flask import Flask, Response, abort, current_app, request
 
 from . import guard
 
@@ -84,10 +85,17 @@ def is_own_host(host: str, names: frozenset[str]) -> bool:
 
 
 def refuse_other_hosts() -> None:
-    """400 for a request that names another host: a browser following a name someone pointed here."""
+    """400 for a request that names another host: a browser following a name someone pointed here.
+
+    The answer is one line, not a page: no link of the app is built on that name,
+    and a name too odd to build any (".") is refused like the others.
+    """
     named = bool(request.environ.get("HTTP_HOST"))  # HTTP/1.0 may name none: then the address bound is used
     if named and not is_own_host(request.host, current_app.extensions["own_hosts"]):
-        abort(400, OTHER_NAME.format(host_name(request.host)[:100]))
+        message = OTHER_NAME.format(host_name(request.environ["HTTP_HOST"])[:100])
+        if request.path.startswith("/api/"):
+            abort(Response(json.dumps({"error": message}), 400, mimetype="application/json"))
+        abort(Response(message + "\n", 400, mimetype="text/plain"))
 
 
 def refuse_other_sites() -> None:

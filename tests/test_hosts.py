@@ -41,7 +41,7 @@ def app_with(database_url, monkeypatch):
 
 @pytest.mark.parametrize(
     "host", ["evil.example", "evil.example:5000", "localhost.evil.example", "192.168.1.20.nip.io", "[::1].evil",
-             "scores.local", "a b", "::1"],
+             "scores.local", "a b", "::1", ".", "a..b", "-", "[", "localhost:x"],
 )  # fmt: skip
 def test_a_request_for_another_name_gets_a_plain_refusal(table, client, app, host):
     table.start_game()
