@@ -13,7 +13,7 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import config, guard, minify, opening
+from . import config, guard, minify, opening, sites
 from .config import StartupError, database_url, proxy_count
 from .db import db
 from .models import ROW_NUMBER_MAX
@@ -40,7 +40,9 @@ def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True
     app.config.from_mapping(
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        PERMANENT_SESSION_LIFETIME=timedelta(days=400),  # a phone at the table stays signed in
+        # A phone stays signed in while it keeps coming back (each answer renews the cookie); one left
+        # unused for a month signs in again.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         WTF_CSRF_TIME_LIMIT=None,  # a form's token is good for its session: a table page stays open all evening
@@ -65,6 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True
     csrf.init_app(app)
     guard.init_app(app)
     register_blueprints(app)
+    sites.init_app(app)  # after the blueprints: its checks go before every other hook
     minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
