@@ -4,10 +4,13 @@ import logging
 import os
 import shutil
 import threading
+import time
 from contextlib import contextmanager
 
 import pytest
 from werkzeug.serving import make_server
+
+from scorekeeper.db import db
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -71,3 +74,19 @@ def served(app):
     finally:
         server.shutdown()
         thread.join()
+        given_back(app)
+
+
+def given_back(app, seconds: float = 30) -> None:
+    """Wait for requests still running on the server's threads (a page's poll) to return their connections.
+
+    One returned after the test has closed its engine would be left to the garbage collector, and a
+    PostgreSQL connection collected open is a ResourceWarning, an error in whichever test runs then.
+    """
+    if "sqlalchemy" not in getattr(app, "extensions", {}):
+        return  # an app of no database (another site's page)
+    with app.app_context():
+        engine = db.engine
+    deadline = time.monotonic() + seconds
+    while engine.pool.checkedout() and time.monotonic() < deadline:
+        time.sleep(0.01)

@@ -9,6 +9,8 @@ import scorekeeper
 from scorekeeper import create_app
 from scorekeeper.db import db
 
+pytest_plugins = ["engines"]  # every engine a test opens is closed when it ends
+
 
 @pytest.fixture(autouse=True, scope="session")
 def data_folder(tmp_path_factory):
