@@ -17,7 +17,10 @@ def test_create_answers_201_with_location_and_the_game(client):
         "tie": "play-on",
         "first_dealer": 0,
         "exact_reset": False,
+        "subtract_floor": True,
+        "black_maria": False,
     }
+    assert game["places"] == [1, 1, 1, 1]
     assert (game["status"], game["winners"], game["totals"], game["hands"]) == ("in-progress", [], [0, 0, 0, 0], [])
     assert game["next_hand"] == {
         "number": 1,
@@ -133,7 +136,14 @@ BAD_HANDS = [
     ("2.5 hearts", {}, {"hearts": [2.5, 1.5, 9, 0], "queen": 1}, 422, "hearts", "not 2.5"),
     ("no Q♠", {}, {"hearts": [4, 0, 9, 0]}, 422, "queen", "Say who took the Q♠"),
     ("Q♠ seat 7", {}, {"hearts": [4, 0, 9, 0], "queen": 7}, 422, "queen", "a seat from 0 to 3, not 7"),
-    ("J♦ off", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "jack": 0}, 422, "jack", "does not play the Omnibus J♦"),
+    (
+        "J♦ off",
+        {},
+        {"hearts": [4, 0, 9, 0], "queen": 1, "jack": 0},
+        422,
+        "jack",
+        "does not play Omnibus: leave the J♦ out",
+    ),
     ("all tricks", {"sun": True}, {"hearts": [4, 0, 9, 0], "queen": 1, "all_tricks": 2}, 422, "all_tricks", "Cat"),
     ("no option", {}, {"hearts": [0, 13, 0, 0], "queen": 1}, 422, "moon_option", "Ben shot the moon"),
     ("wrong number", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "number": 3}, 409, None, "the next is hand 1"),
@@ -268,7 +278,8 @@ def test_games_are_listed_newest_first_in_pages(table, client):
         url = page["next"]
     assert seen == sorted(seen, reverse=True) and len(seen) == 25
     summary = client.get("/api/games?limit=1").json["games"][0]
-    assert set(summary) == {"id", "players", "status", "winners", "hands", "totals", "created_at", "updated_at"}
+    assert set(summary) == {"id", "players", "status", "winners", "hands", "totals", "places", "created_at",
+                            "updated_at"}  # fmt: skip
     assert len(client.get("/api/games").json["games"]) == 20
 
 

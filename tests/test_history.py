@@ -131,6 +131,8 @@ def test_export_one_game_as_json_and_csv(table, client):
     assert (ben_moon["hand"], ben_moon["player"], ben_moon["hearts"], ben_moon["queen"]) == ("2", "Ben", "13", "1")
     assert (ben_moon["moon"], ben_moon["score"], ben_moon["total"]) == ("add", "0", "13")
     assert [row["total"] for row in rows[-4:]] == ["46", "16", "51", "43"]
+    assert [row["place"] for row in rows[-4:]] == ["3", "1", "4", "2"]
+    assert [row["king"] for row in rows[-4:]] == ["0", "0", "0", "0"]  # a column for every penalty card
     assert client.get(f"/games/{game['id']}/export.xml").status_code == 404
 
 
@@ -147,6 +149,17 @@ def test_a_game_twice_in_one_file_is_stored_once(table, client):
     answer = upload(client, json.dumps(document), name="merged.json")
     assert answer.status_code == 302
     assert [game["hands"] for game in client.get("/api/games").json["games"]] == [2]
+
+
+def test_a_game_imported_again_with_other_hands_shows_its_own_hands(table, client):
+    play(table, NIGHT[:1])
+    document = client.get("/history/export.json").json
+    for hearts, totals in [([4, 0, 9, 0], [4, 13, 9, 0]), ([0, 4, 9, 0], [0, 17, 9, 0])]:
+        client.delete(f"/api/games/{client.get('/api/games').json['games'][0]['id']}")
+        document["games"][0]["hands"][0]["hearts"] = hearts  # the same uid and updated_at each time
+        assert upload(client, json.dumps(document)).status_code == 302
+        imported = client.get("/api/games").json["games"][0]
+        assert client.get(f"/api/games/{imported['id']}").json["totals"] == imported["totals"] == totals
 
 
 @pytest.mark.parametrize(

@@ -85,7 +85,7 @@ def test_recording_a_hand_updates_the_scoreboard(client, game):
     answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
     assert answer.status_code == 302
     page = client.get(game).get_data(as_text=True)
-    assert "Hand 2" in page and "Pass 3 cards <strong>right</strong>" in page
+    assert "Hand 2" in page and "Pass 3 cards <strong>to the right</strong>" in page
     assert 'data-total="1">13<' in page and 'data-total="2">9<' in page
     assert "Ann → Dan" in page
 
@@ -115,7 +115,7 @@ def test_a_bad_hand_is_refused_and_what_was_entered_stays(client, game, hearts, 
 @pytest.mark.parametrize(
     "card, message",
     [
-        ({"jack": 2}, "This game does not play the Omnibus J♦: leave the J♦ out."),
+        ({"jack": 2}, "This game does not play Omnibus: leave the J♦ out."),
         ({"all_tricks": 1}, "This game does not play shooting the sun: leave “every trick” out."),
     ],
 )

@@ -16,11 +16,13 @@ from ..forms import ActionForm
 from ..service import games
 
 BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
-OUTCOME_WORDS = {
-    "wins": "ends the game: the shooter wins",
-    "shares": "ends the game: the shooter shares the win",
-    "goes-on": "the game goes on",
-    "loses": "ends the game: someone else wins",
+# What the templates say about the rules, in the rules' own words (rules/words.py).
+RULE_WORDS = {
+    "OUTCOME_WORDS": rules.words.OUTCOMES,
+    "PASSES": rules.words.PASSES,
+    "PASS_CARDS": rules.PASS_CARDS,
+    "PENALTY_CARDS": rules.PENALTY_CARDS,
+    "moon_words": rules.moon_words,
 }
 
 
@@ -48,7 +50,21 @@ def limit_body() -> None:
 def page_helpers() -> dict[str, object]:
     # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
     # read a body too large for the error page that says so (413), and fail again.
-    return {"OUTCOME_WORDS": OUTCOME_WORDS, "action": ActionForm(formdata=None)}
+    return {**RULE_WORDS, "action": ActionForm(formdata=None), "hand_rules": hand_rules}
+
+
+def hand_rules(house: rules.HouseRules) -> dict[str, object]:
+    """What the hand form's scripts know of the rules: no number of their own, these facts (static/table.js)."""
+    moon = rules.moon_words(house)
+    return {
+        "hearts": rules.HEARTS,
+        "cards": [
+            {"key": card.key, "name": card.name, "points": card.points, "moon": card.moon, "ask": card.ask}
+            for card in rules.in_play(house)
+        ],
+        "heart_points": rules.HEART_POINTS,
+        "moon": None if house.moon == "off" else {key: moon.save_label(key, "{shooter}") for key in rules.MOON_OPTIONS},
+    }
 
 
 def and_list(names: list[str]) -> str:

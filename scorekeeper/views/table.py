@@ -18,7 +18,7 @@ bp = Blueprint("table", __name__)
 def home() -> str:
     playing, _ = games.list_games(20, finished=False)
     finished, _ = games.list_games(5, finished=True)
-    cards = [(loaded, started(loaded.game.created_at), leader_words(loaded)) for loaded in playing]
+    cards = [(loaded, started(loaded.created_at), leader_words(loaded)) for loaded in playing]
     return render_template("table/home.html", playing=cards, finished=finished)
 
 
