@@ -40,17 +40,14 @@ def seat_or_text(value: object) -> object:
     return int(text) if digits.isascii() and digits.isdecimal() and len(digits) < 10 else text
 
 
-def on_or_off(value: object) -> bool:
-    """A house rule asked as a choice of two (True or False), from the form's own values.
+def on_or_off(value: object) -> object:
+    """A house rule asked as a choice of two (True or False), from the form's own values; anything else as sent,
+    for the field to refuse as no choice of its own.
 
-    >>> on_or_off("True"), on_or_off(False)
-    (True, False)
+    >>> on_or_off("True"), on_or_off(False), on_or_off("maybe")
+    (True, False, 'maybe')
     """
-    if value in (True, "True"):
-        return True
-    if value in (False, "False"):
-        return False
-    raise ValueError("Not a valid choice.")
+    return {"True": True, "False": False}.get(value, value) if isinstance(value, str) else value
 
 
 class HouseRuleFields(Form):
@@ -124,6 +121,23 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             "target": preset,
             "custom_target": None if preset != "custom" else house.target,
             "pass_cycle": STANDARD_CYCLE if standard else house.pass_cycle,
+        }
+
+    @staticmethod
+    def preset_data(preset: rules.Preset) -> dict[str, object]:
+        """The house-rule fields a preset fills in: all of them but who deals first."""
+        data = NewGameForm.data_from([], rules.HouseRules(**preset.rules))  # type: ignore[arg-type]
+        data["pass_cycle"] = preset.rules.get("pass_cycle", STANDARD_CYCLE)
+        return {key: data[key] for key in (*rules.RULE_KEYS, "custom_target") if key != "first_dealer"}
+
+    def presets(self) -> dict[str, dict[str, object]]:
+        """Each preset's fields as the page's script sets them (static/new-game.js): a box ticked, a value chosen."""
+        return {
+            preset.key: {
+                name: value if isinstance(self[name], BooleanField) else "" if value is None else str(value)
+                for name, value in self.preset_data(preset).items()
+            }
+            for preset in rules.PRESETS
         }
 
     def names(self) -> list[str]:

@@ -113,12 +113,36 @@ def test_preview_with_a_fixed_moon_rule_offers_that_option(table):
         ({"omnibus": True}, {"hearts": [0, 13, 0, 0], "queen": 1, "jack": 1, "moon_option": "add"}, [26, -10, 26, 26]),
         ({"omnibus": True}, {"hearts": [2, 3, 4, 4], "queen": 0, "jack": 3}, [15, 3, 4, -6]),
         ({"sun": True}, {"hearts": [13, 0, 0, 0], "queen": 0, "all_tricks": 0}, [0, 52, 52, 52]),
+        (
+            {"subtract_floor": False},
+            {"hearts": [0, 13, 0, 0], "queen": 1, "moon_option": "subtract"},
+            [0, -26, 0, 0],
+        ),
+        ({"moon": "off"}, {"hearts": [13, 0, 0, 0], "queen": 0}, [26, 0, 0, 0]),
+        ({"black_maria": True}, {"hearts": [4, 0, 9, 0], "queen": 1, "king": 2, "ace": 0}, [11, 13, 19, 0]),
     ],
 )
 def test_worked_examples_from_a_new_game(table, rules, hand, totals):
     table.start_game(**rules)
     answer = table.record_hand(**hand)
     assert answer["totals"] == totals
+
+
+def test_a_hand_lists_the_cards_its_game_plays(table):
+    table.start_game()
+    classic = table.record_hand([4, 0, 9, 0], 1)["hands"][0]
+    assert (classic["jack"], "king" in classic, "ace" in classic) == (None, False, False)  # as before Black Maria
+    table.start_game(players=["Ann", "Ben", "Cat"], black_maria=True)
+    hand = table.record_hand([13, 0, 0], 0, king=0, ace=0, moon_option="add")["hands"][0]
+    assert (hand["king"], hand["ace"], hand["moon"], hand["scores"]) == (0, 0, {"shooter": 0, "option": "add"},
+                                                                        [0, 43, 43])  # fmt: skip
+    preview = table.preview([0, 13, 0], 1, king=1, ace=1)
+    assert preview["moon"]["options"]["subtract"]["totals"] == [0, 0, 43]  # the floor: 43 off 43 gives 0
+
+
+def test_places_share_equal_totals_and_skip_the_next(table):
+    table.start_game()
+    assert table.record_hand([6, 3, 2, 2], 1)["places"] == [3, 4, 1, 1]  # 6, 16, 2, 2
 
 
 def finished_game(table):
@@ -146,6 +170,23 @@ BAD_HANDS = [
     ),
     ("all tricks", {"sun": True}, {"hearts": [4, 0, 9, 0], "queen": 1, "all_tricks": 2}, 422, "all_tricks", "Cat"),
     ("no option", {}, {"hearts": [0, 13, 0, 0], "queen": 1}, 422, "moon_option", "Ben shot the moon"),
+    ("K♠ off", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "king": 0}, 422, "king", "does not play Black Maria"),
+    (
+        "no A♠",
+        {"black_maria": True},
+        {"hearts": [4, 0, 9, 0], "queen": 1, "king": 0},
+        422,
+        "ace",
+        "Say who took the A♠",
+    ),
+    (
+        "option, no moon",
+        {"moon": "off"},
+        {"hearts": [13, 0, 0, 0], "queen": 0, "moon_option": "add"},
+        422,
+        "moon_option",
+        "This game plays no moon",
+    ),
     ("wrong number", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "number": 3}, 409, None, "the next is hand 1"),
     ("number 'one'", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "number": "one"}, 422, "number", "whole number"),
     ("unknown field", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "spades": 1}, 422, "spades", "no such field"),
@@ -185,6 +226,8 @@ def test_a_finished_game_takes_no_more_hands(table, client):
         ({"players": ["A", "B", "C"], "rules": {"pass_cycle": "left-right-across-hold"}}, 422, "exactly 4 players"),
         ({"players": ["A", "B", "C"], "rules": "classic"}, 422, "The house rules must be an object."),
         ({"players": ["A", "B", "C", "D"], "rules": {"target": 5}}, 422, "from 10 to 1000"),
+        ({"players": ["A", "B", "C", "D"], "rules": {"sun": True, "moon": "off"}}, 422, "Shooting the sun needs"),
+        ({"players": ["A", "B", "C", "D"], "rules": {"pass_cycle": "left-right-left2-right2-hold"}}, 422, "exactly 5"),
     ],
 )
 def test_bad_games_are_refused(client, body, status, message):

@@ -162,6 +162,20 @@ def test_a_game_imported_again_with_other_hands_shows_its_own_hands(table, clien
         assert client.get(f"/api/games/{imported['id']}").json["totals"] == imported["totals"] == totals
 
 
+def test_an_export_from_before_black_maria_imports_with_the_rules_it_was_played_by(table, client):
+    play(table, [([4, 0, 9, 0], 1), ([13, 0, 0, 0], 0, "subtract")])  # Ann's 4 points: the moon stops at 0
+    document = client.get("/history/export.json").json
+    client.delete(f"/api/games/{table.game_id}")
+    old = document["games"][0]
+    for key in ("subtract_floor", "black_maria"):
+        del old["rules"][key]
+    del old["places"]
+    assert upload(client, json.dumps(document)).status_code == 302
+    imported = client.get(f"/api/games/{client.get('/api/games').json['games'][0]['id']}").json
+    assert imported["totals"] == [0, 13, 9, 0] and imported["uid"] == old["uid"]
+    assert (imported["rules"]["subtract_floor"], imported["rules"]["black_maria"]) == (True, False)
+
+
 @pytest.mark.parametrize(
     "moment", ["9999-12-31T23:59:59.999999Z", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"]
 )

@@ -132,13 +132,16 @@ def presets() -> list[tuple[Preset, str]]:
     """The presets the new-game form offers, each with a line saying what it sets.
 
     >>> presets()[1][1]
-    '3 players · Black Maria: the K♠ scores 10 and the A♠ 7 · Always right'
+    '3 players · K♠ 10, A♠ 7 · Always pass right'
     """
     labels, cycles = switch_labels(), pass_cycle_choices()
     offered = []
     for preset in PRESETS:
         said = [f"{preset.players} players"] if preset.players else []
         for key, value in preset.rules.items():
-            said.append(cycles[str(value)] if key == "pass_cycle" else labels[key])
+            if key in CARD_RULES:
+                said.append(", ".join(f"{card.name} {words.worth(card.points)}" for card in _brought_by(key)))
+            else:
+                said.append(cycles[str(value)] if key == "pass_cycle" else labels[key])
         offered.append((preset, " · ".join(said) or "Every house rule as it comes"))
     return offered

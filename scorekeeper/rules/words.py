@@ -20,8 +20,19 @@ PASSES = {
     "across": PassWords("↑", "across", "across"),
     "left2": PassWords("⇇", "2 left", "two seats to the left"),
     "right2": PassWords("⇉", "2 right", "two seats to the right"),
-    "hold": PassWords("✕", "hold", "nowhere: hold"),
+    "hold": PassWords("✕", "hold", "nowhere"),
 }
+
+
+def pass_line(direction: str, cards: int) -> str:
+    """What to do with the cards before a hand.
+
+    >>> pass_line("left2", 3), pass_line("hold", 3)
+    ('Pass 3 cards two seats to the left', 'Hold: no passing')
+    """
+    return "Hold: no passing" if direction == "hold" else f"Pass {cards} cards {PASSES[direction].long}"
+
+
 STANDARD_CYCLE = "Standard: left, right, across, hold with 4 players; left, right, hold with 3 or 5"
 
 
@@ -31,12 +42,12 @@ def cycle_choice(cycle: tuple[str, ...], players: int | None) -> str:
     >>> cycle_choice(("left", "left2", "right2", "right", "hold"), 5)
     'Left, 2 left, 2 right, right, hold (5 players only)'
     >>> cycle_choice(("right",), None), cycle_choice(("hold",), None)
-    ('Always right', 'No passing')
+    ('Always pass right', 'No passing')
     """
     if cycle == ("hold",):
         return "No passing"
     if len(cycle) == 1:
-        return f"Always {PASSES[cycle[0]].short}"
+        return f"Always pass {PASSES[cycle[0]].short}"
     only = f" ({players} players only)" if players else ""
     return ", ".join(PASSES[direction].short for direction in cycle).capitalize() + only
 

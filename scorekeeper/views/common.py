@@ -16,14 +16,6 @@ from ..forms import ActionForm
 from ..service import games
 
 BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
-# What the templates say about the rules, in the rules' own words (rules/words.py).
-RULE_WORDS = {
-    "OUTCOME_WORDS": rules.words.OUTCOMES,
-    "PASSES": rules.words.PASSES,
-    "PASS_CARDS": rules.PASS_CARDS,
-    "PENALTY_CARDS": rules.PENALTY_CARDS,
-    "moon_words": rules.moon_words,
-}
 
 
 def register(app: Flask) -> None:
@@ -50,7 +42,20 @@ def limit_body() -> None:
 def page_helpers() -> dict[str, object]:
     # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
     # read a body too large for the error page that says so (413), and fail again.
-    return {**RULE_WORDS, "action": ActionForm(formdata=None), "hand_rules": hand_rules}
+    return {
+        # What the templates say about the rules, in the rules' own words (rules/words.py).
+        "OUTCOME_WORDS": rules.words.OUTCOMES,
+        "PASSES": rules.words.PASSES,
+        "PENALTY_CARDS": rules.PENALTY_CARDS,
+        "moon_words": rules.moon_words,
+        "pass_line": pass_line,
+        "hand_rules": hand_rules,
+        "action": ActionForm(formdata=None),
+    }
+
+
+def pass_line(direction: str) -> str:
+    return rules.words.pass_line(direction, rules.PASS_CARDS)
 
 
 def hand_rules(house: rules.HouseRules) -> dict[str, object]:

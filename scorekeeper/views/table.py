@@ -44,9 +44,8 @@ def leader_words(loaded: games.LoadedGame) -> str:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> str | Response | tuple[str, int]:
     form = NewGameForm()
-    last = games.last_game()
-    if last is not None and not form.is_submitted():
-        form.process(data=NewGameForm.data_from(last.players, last.rules))
+    if not form.is_submitted():
+        form.process(data=starting_data(request.args.get("preset")))
     if form.validate_on_submit():
         try:
             loaded = games.create_game(form.names(), form.house_rules())
@@ -55,7 +54,15 @@ def new_game() -> str | Response | tuple[str, int]:
         else:
             return redirect(url_for(".game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
-    return render_template("table/new.html", form=form), status
+    return render_template("table/new.html", form=form, presets=rules.presets()), status
+
+
+def starting_data(preset_key: str | None) -> dict[str, object]:
+    """The new-game form's first fields: the last game's players and rules, or a preset's rules."""
+    last = games.last_game()
+    data = NewGameForm.data_from(last.players, last.rules) if last else {}
+    preset = next((preset for preset in rules.PRESETS if preset.key == preset_key), None)
+    return {**data, **NewGameForm.preset_data(preset)} if preset else data
 
 
 @bp.get("/games/<int:game_id>")
