@@ -21,7 +21,7 @@
     box = document.getElementById("conflict");
     return true;
   }
-  if (!window.Outbox || !window.HandRules || !lookup()) return;
+  if (!window.Outbox || !lookup()) return;
 
   function chosen(name) {
     var input = form.querySelector('input[name="' + name + '"]:checked');
@@ -29,12 +29,13 @@
   }
   function seat(name) { var value = chosen(name); return value === null ? null : Number(value); }
 
-  function shooter(hand) { return HandRules.shooter(rules, hand); }
+  // table.js's reading of the rules (window.HandRules): it runs before the page's first render below.
+  function shooter(hand) { return window.HandRules.shooter(rules, hand); }
 
   // The one sum the page does without the server: a hand's raw points, the hearts and each penalty card
   // at the points the form carries (table.js). Moons, the sun, resets and the end of the game stay with
   // the rules core: a moon hand recorded offline shows "moon: scored when back online" and adds nothing.
-  function rawPoints(hand) { return HandRules.rawPoints(rules, hand); }
+  function rawPoints(hand) { return window.HandRules.rawPoints(rules, hand); }
 
   function nextNumber(queue) { return queue.length ? queue[queue.length - 1].number + 1 : facts.ahead[0].number; }
 
@@ -202,6 +203,7 @@
   window.addEventListener("online", flush);
   window.addEventListener("offline", render);
   setInterval(flush, 5000); // the Wi-Fi may be up while the server was away: ask again now and then
-  render();
-  flush();
+  // Loaded early (offline, or hands waiting), this script may run before the page's own deferred table.js.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { render(); flush(); });
+  else { render(); flush(); }
 })();

@@ -1,6 +1,10 @@
 """Fixtures: an app with its own database per test, and a `table` that plays through the API."""
 
+import contextlib
+import itertools
 import os
+import shutil
+import sqlite3
 
 import pytest
 import sqlalchemy
@@ -10,26 +14,91 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 
 
-@pytest.fixture
-def database_url(tmp_path):
-    """A fresh database for one test: PostgreSQL when DATABASE_URL says so, else a SQLite file."""
+def migrate(url):
+    """Build the schema as the app does on its first start, and let go of the database."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "migrate", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """The PostgreSQL server DATABASE_URL names (its database is only where we connect from), else None."""
     url = os.environ.get("DATABASE_URL")
-    if not url:
-        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+    return scorekeeper.database_url(url) if url else None
+
+
+@pytest.fixture(scope="session")
+def migrated(server_url, tmp_path_factory):
+    """The schema, migrated once for the whole run: each test's database is a copy of it.
+
+    A SQLite file is copied; on PostgreSQL each test's database is made from a template database.
+    """
+    if server_url is None:
+        path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+        migrate(f"sqlite:///{path}")
+        with contextlib.closing(sqlite3.connect(path)) as connection:  # all of it in the file, none in a WAL
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        yield path
         return
-    url = scorekeeper.database_url(url)
-    drop_everything(url)
-    yield url
-    drop_everything(url)
+    template = f"{sqlalchemy.make_url(server_url).database}_migrated_{os.getpid()}"
+    with databases(server_url) as create:
+        create(template)
+        migrate(with_database(server_url, template))
+        yield template
 
 
-def drop_everything(url):
-    """Drop every table, Alembic's too, so the next test starts from an empty database."""
-    engine = sqlalchemy.create_engine(url)
-    tables = sqlalchemy.MetaData()
-    tables.reflect(bind=engine)
-    tables.drop_all(bind=engine)
-    engine.dispose()
+@contextlib.contextmanager
+def databases(server_url):
+    """Create databases on the server (``create(name, template)``), each dropped at the end."""
+    engine = sqlalchemy.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    made = []
+
+    def create(name, template="template0"):
+        with engine.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY FILE_COPY')
+        made.append(name)
+        return with_database(server_url, name)
+
+    try:
+        yield create
+    finally:
+        with engine.connect() as connection:
+            for name in reversed(made):
+                connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        engine.dispose()
+
+
+def with_database(url, name):
+    return sqlalchemy.make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def database_url(server_url, migrated, tmp_path):
+    """A database of one's own for one test, its schema already migrated: PostgreSQL when DATABASE_URL says so,
+    else a SQLite file."""
+    if server_url is None:
+        copy = tmp_path / "test.sqlite"
+        shutil.copyfile(migrated, copy)
+        yield f"sqlite:///{copy}"
+        return
+    with databases(server_url) as create:
+        yield create(f"{migrated}_{next(NUMBERS)}", template=migrated)
+
+
+@pytest.fixture
+def empty_database_url(server_url, tmp_path):
+    """A database with nothing in it yet, for a test of the migrations themselves."""
+    if server_url is None:
+        yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
+        return
+    with databases(server_url) as create:
+        yield create(f"{sqlalchemy.make_url(server_url).database}_empty_{os.getpid()}_{next(NUMBERS)}")
+
+
+NUMBERS = itertools.count()
 
 
 @pytest.fixture

@@ -61,7 +61,8 @@ def insert_first_version_data(url):
     engine.dispose()
 
 
-def test_a_first_version_database_upgrades_with_every_game_and_total(database_url):
+def test_a_first_version_database_upgrades_with_every_game_and_total(empty_database_url):
+    database_url = empty_database_url
     first_version(database_url)
     insert_first_version_data(database_url)
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "t", "TESTING": True})

@@ -71,6 +71,24 @@ def test_a_moon_recorded_offline_waits_for_the_server_to_score_it(page, context,
     assert table.game()["totals"] == [26, 0, 26, 26]
 
 
+def test_black_maria_offline_counts_the_spades_and_knows_their_moon(page, context, live_server, table):
+    table.start_game(black_maria=True)
+    open_offline(page, context, f"{live_server}/games/{table.game_id}")
+    for question, name in [("Who took the K♠ (+10)", "Cat"), ("Who took the A♠ (+7)", "Ann")]:
+        page.get_by_role("group", name=question).get_by_text(name, exact=True).click()
+    enter_hand(page, [4, 0, 9, 0], 1)  # worked example 19, at four: 11, 13, 19, 0
+    expect(page.locator("tr.waiting")).to_have_count(1)
+    expect(page.locator('[data-total="0"]')).to_have_text("11")
+    expect(page.locator('[data-total="2"]')).to_have_text("19")
+    for question in ("Who took the K♠ (+10)", "Who took the A♠ (+7)"):
+        page.get_by_role("group", name=question).get_by_text("Dan", exact=True).click()
+    enter_hand(page, [0, 0, 0, 13], 3, moon="Everyone else +43")  # every heart and spade: a moon of 43
+    expect(page.locator("tr.waiting").first).to_contain_text("moon: scored when back online")
+    context.set_offline(False)
+    expect(page.locator("tr.waiting")).to_have_count(0)
+    assert table.game()["totals"] == [54, 56, 62, 0]
+
+
 def test_an_identical_hand_already_on_the_server_is_not_a_conflict(page, context, live_server, table):
     table.start_game()
     open_offline(page, context, f"{live_server}/games/{table.game_id}")

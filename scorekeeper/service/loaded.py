@@ -9,9 +9,10 @@ kept one is still the game.
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Generic, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
@@ -40,6 +41,10 @@ class LoadedGame:
     updated_at: datetime
     players: list[str]
     state: rules.GameState
+
+    @property
+    def version(self) -> "Version":
+        return version_of(self.id, self.updated_at)
 
     @property
     def rules(self) -> rules.HouseRules:
@@ -72,10 +77,37 @@ class LoadedGame:
         return [self.players[seat] for seat in self.state.outcome.winners]
 
 
-GAMES_KEPT = 256
 Version = tuple[str, int, datetime]  # the database, the game's id, its updated_at
-_kept: OrderedDict[Version, LoadedGame] = OrderedDict()
-_kept_lock = threading.Lock()
+T = TypeVar("T")
+
+
+class KeptByVersion(Generic[T]):
+    """What a game gives at one version, for the ``size`` versions asked for most recently.
+
+    Every change to a game touches its updated_at, so a kept value is good as long as its version is asked for.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self._lock:
+            value = self._kept.get(key)
+            if value is not None:
+                self._kept.move_to_end(key)
+        return value
+
+    def put(self, key: Hashable, value: T) -> T:
+        with self._lock:
+            self._kept[key] = value
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return value
+
+
+_kept: KeptByVersion[LoadedGame] = KeptByVersion(256)
 
 
 def version_of(game_id: int, updated_at: datetime) -> Version:
@@ -87,19 +119,11 @@ def version_of(game_id: int, updated_at: datetime) -> Version:
 
 
 def kept(version: Version) -> LoadedGame | None:
-    with _kept_lock:
-        loaded = _kept.get(version)
-        if loaded is not None:
-            _kept.move_to_end(version)
-    return loaded
+    return _kept.get(version)
 
 
 def keep(loaded: LoadedGame) -> LoadedGame:
-    with _kept_lock:
-        _kept[version_of(loaded.id, loaded.updated_at)] = loaded
-        while len(_kept) > GAMES_KEPT:
-            _kept.popitem(last=False)
-    return loaded
+    return _kept.put(version_of(loaded.id, loaded.updated_at), loaded)
 
 
 def replayed(game: models.Game, state: rules.GameState | None = None, *, keep_it: bool = True) -> LoadedGame:
