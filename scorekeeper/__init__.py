@@ -15,7 +15,7 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import guard, minify
+from . import guard, minify, sites
 from .db import db
 from .models import ROW_NUMBER_MAX
 from .paths import bundled, instance_folder
@@ -40,7 +40,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         PASSCODE="",
-        PERMANENT_SESSION_LIFETIME=timedelta(days=400),  # a phone at the table stays signed in
+        HOSTS="",  # names the server answers to besides its addresses, localhost and the machine's name
+        # A phone stays signed in while it keeps coming back (each answer renews the cookie); one left
+        # unused for a month signs in again.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         # The largest body taken: an import of a club's whole history (10,000 games export to about
@@ -51,9 +54,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SCOREKEEPER_PASSCODE"):
         app.config["PASSCODE"] = os.environ["SCOREKEEPER_PASSCODE"]
+    if os.environ.get("SCOREKEEPER_HOSTS"):
+        app.config["HOSTS"] = os.environ["SCOREKEEPER_HOSTS"]
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY"):
         proxies = proxy_count(os.environ["SCOREKEEPER_BEHIND_PROXY"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+        # X-Forwarded-Host is the proxy's word for the Host checked in sites.py: only when the host says so.
+        x_host = proxies if os.environ.get("SCOREKEEPER_FORWARDED_HOST") else 0
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=x_host)  # type: ignore[method-assign]
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if os.environ.get("DATABASE_URL"):
@@ -71,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     guard.init_app(app)
     register_blueprints(app)
+    sites.init_app(app)  # after the blueprints: its checks go before every other hook
     minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -32,3 +33,8 @@ def _tune_sqlite(connection: object, _record: object) -> None:
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+
+
+def is_busy(problem: OperationalError) -> bool:
+    """SQLite's write lock held past the busy timeout: another change (a long import) is under way."""
+    return "locked" in str(problem.orig)

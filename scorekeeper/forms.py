@@ -8,11 +8,12 @@ from collections.abc import Sequence
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, Field, FieldList, Form, HiddenField, IntegerField, RadioField, StringField
+from wtforms import BooleanField, Field, Form, HiddenField, IntegerField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # newer than the stubs
 from wtforms.validators import Optional
 
 from . import rules
+from .form_fields import FieldList
 
 
 def options(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:

@@ -1,38 +1,47 @@
 """Keeping strangers out: an optional passcode for the whole instance, and security headers.
 
 With a passcode set (SCOREKEEPER_PASSCODE, or PASSCODE in instance/config.py),
-pages ask for it once per phone (a long-lived session cookie) and the API takes
-it as ``Authorization: Bearer <passcode>``. Each wrong passcode from an address
-doubles the wait before that address may try again (1 s, 2 s, 4 s … 5 min), and
-an address's guesses are judged one at a time, so a burst of parallel guesses
-gets one judged and the rest told to wait.
+pages ask for it once per phone (a session cookie that lasts while the phone
+keeps using the app) and the API takes it as ``Authorization: Bearer <passcode>``.
+Wrong guesses are slowed down (guesses.py), and a passcode easy to guess is
+refused when the app starts.
 """
 
 import hashlib
 import hmac
-import unicodedata
-from datetime import timedelta
+from collections.abc import Callable
+from typing import TypeVar
 
-from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
-from flask.sessions import SecureCookieSessionInterface
+import flask
+from flask import Blueprint, Flask, current_app, flash, jsonify, redirect, render_template, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_wtf import FlaskForm
-from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, PasswordField
 
-from . import models
-from .db import db
-from .views import app_shell
+from . import guesses
+from .config import StartupError
 
 bp = Blueprint("guard", __name__)
 
-MAX_WAIT = timedelta(minutes=5)
-MAX_DOUBLINGS = 9  # 2**9 s is past MAX_WAIT already; no bigger power is ever computed
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-OPEN_ENDPOINTS = {"guard.sign_in", "static", *app_shell.OPEN_ENDPOINTS}
+COOKIE = "scorekeeper"  # its own name: another app on this host (another port) keeps its own "session"
+STRONG_LENGTH, STRONG_VARIETY = 12, 6
+WEAK_PASSCODE = (
+    "The passcode (SCOREKEEPER_PASSCODE, or PASSCODE in the data folder's config.py) is too easy to guess: "
+    f"choose one of at least {STRONG_LENGTH} characters, not only digits, with {STRONG_VARIETY} different ones "
+    "or more (four words the table will remember do), and start again."
+)
+View = TypeVar("View", bound=Callable[..., object])
+
+
+def public(view: View) -> View:
+    """Open this page without the passcode: what a browser fetches before anyone signs in (icons, the worker)."""
+    view.public = True  # type: ignore[attr-defined]
+    return view
 
 
 class SignInForm(FlaskForm):
@@ -41,17 +50,45 @@ class SignInForm(FlaskForm):
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The session cookie is Secure whenever the request came over HTTPS."""
+    """The session cookie is Secure whenever the request came over HTTPS, and then a ``__Host-`` cookie.
+
+    ``__Host-`` tells the browser to take the cookie only from this exact host over
+    HTTPS, for the whole site: no other name or service can set or overwrite it.
+    """
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
+    def get_cookie_name(self, app: Flask) -> str:
+        return "__Host-" + COOKIE if self.get_cookie_secure(app) else COOKIE
+
+    def save_session(self, app: Flask, session: SessionMixin, response: flask.Response) -> None:
+        """An error renews no cookie: only a change made on purpose (a fresh form token, say) is sent."""
+        if response.status_code < 400 or session.modified:
+            super().save_session(app, session, response)
+
 
 def init_app(app: Flask) -> None:
+    problem = passcode_problem(str(app.config.get("PASSCODE") or ""))
+    if problem:
+        raise StartupError(problem)
     app.session_interface = SessionInterface()
     app.register_blueprint(bp)
     app.before_request(require_passcode)
     app.after_request(security_headers)
+    app.add_template_global(signed_in)
+
+
+def passcode_problem(code: str) -> str | None:
+    """Why a passcode is too easy to guess (a PIN, a word, one key held down), or None for none set or strong.
+
+    >>> [passcode_problem(code) is None for code in ("", "1234", "spades", "000000000000000", "queen of spades")]
+    [True, False, False, False, True]
+    """
+    digits = code.replace(" ", "").isdigit()
+    if code and (len(code.strip()) < STRONG_LENGTH or digits or len(set(code.casefold())) < STRONG_VARIETY):
+        return WEAK_PASSCODE
+    return None
 
 
 def passcode() -> str:
@@ -63,18 +100,27 @@ def fingerprint(code: str) -> str:
     return hmac.new(current_app.secret_key.encode(), code.encode(), hashlib.sha256).hexdigest()  # type: ignore[union-attr]
 
 
+def signed_in() -> bool:
+    """True on a phone that gave the passcode (and so has something to sign out of)."""
+    code = passcode()
+    return bool(code) and hmac.compare_digest(session.get("passcode", ""), fingerprint(code))
+
+
+def is_public(endpoint: str | None) -> bool:
+    view = current_app.view_functions.get(endpoint or "")
+    return endpoint == "static" or getattr(view, "public", False)
+
+
 def require_passcode() -> Response | tuple[Response, int] | None:
     code = passcode()
-    if not code or request.endpoint in OPEN_ENDPOINTS:
-        return None
-    if hmac.compare_digest(session.get("passcode", ""), fingerprint(code)):
+    if not code or is_public(request.endpoint) or signed_in():
         return None
     if not request.path.startswith("/api/"):
         return redirect(url_for("guard.sign_in", next=request.full_path.rstrip("?")))
     given = bearer_token()
     if given is not None:
-        verdict = judge(given)
-        if verdict == RIGHT:
+        verdict = guesses.judge(given, code.encode())
+        if verdict == guesses.RIGHT:
             return None
         if verdict > 0:
             return too_soon(verdict)
@@ -99,12 +145,14 @@ def too_soon(wait: int) -> tuple[Response, int]:
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])
+@public
 def sign_in() -> str | Response | tuple[str, int]:
     form = SignInForm(next=request.args.get("next", "/"))
     message, status = None, 200
     if form.validate_on_submit():
-        verdict = judge((form.passcode.data or "").encode())
-        if verdict == RIGHT:
+        verdict = guesses.judge((form.passcode.data or "").encode(), passcode().encode())
+        if verdict == guesses.RIGHT:
+            session.clear()  # a new session for the phone that signs in: nothing kept from before
             session.permanent = True
             session["passcode"] = fingerprint(passcode())
             return redirect(safe_target(form.next.data))
@@ -113,6 +161,17 @@ def sign_in() -> str | Response | tuple[str, int]:
         else:
             message, status = "That is not the passcode.", 401
     return render_template("sign_in.html", form=form, message=message), status
+
+
+@bp.post("/sign-out")
+def sign_out() -> Response:
+    """Forget this phone's session; the sign-in page it lands on tells the worker to drop the pages it kept."""
+    if not FlaskForm().validate_on_submit():
+        flash("This page had expired, so the phone is still signed in: tap Sign out again.", "error")
+        return redirect(url_for("table.home"))
+    session.clear()
+    flash("Signed out. This phone needs the passcode again.", "done")
+    return redirect(url_for("guard.sign_in"))
 
 
 def safe_target(target: str | None) -> str:
@@ -128,59 +187,6 @@ def safe_target(target: str | None) -> str:
     if not target.startswith("/") or target.startswith("//") or any(c <= " " or c == "\\" for c in target):
         return "/"
     return target
-
-
-def client_address() -> str:
-    return (request.remote_addr or "unknown")[: models.ADDRESS_MAX]
-
-
-RIGHT, WRONG = -1, 0
-
-
-def judge(given: bytes) -> int:
-    """RIGHT, WRONG, or the seconds to wait before this address may guess again.
-
-    One guess per address at a time: the attempt row is written (and so held)
-    before the guess is compared, so parallel guesses queue behind it and find
-    the wait it set instead of being judged too.
-    """
-    attempt = hold_attempt(client_address())
-    wait = seconds_to_wait(attempt)
-    if wait:
-        db.session.rollback()
-        return wait
-    if hmac.compare_digest(normalized(given), normalized(passcode().encode())):
-        db.session.delete(attempt)
-        db.session.commit()
-        return RIGHT
-    attempt.failures += 1
-    attempt.last_failure = models.utcnow()
-    db.session.commit()
-    return WRONG
-
-
-def normalized(code: bytes) -> bytes:
-    """The passcode as NFC UTF-8, so "José" typed either way on any phone is the same passcode."""
-    return unicodedata.normalize("NFC", code.decode("utf-8", errors="replace")).encode()
-
-
-def hold_attempt(address: str) -> models.SignInAttempt:
-    """This address's attempt row, created if new, written in this transaction to hold it."""
-    db.session.rollback()  # start afresh: the write below must be the transaction's first statement
-    insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
-    statement = insert(models.SignInAttempt).values(address=address, failures=0, last_failure=models.utcnow())
-    db.session.execute(statement.on_conflict_do_update(index_elements=["address"], set_={"address": address}))
-    attempt = db.session.get(models.SignInAttempt, address, populate_existing=True)
-    assert attempt is not None
-    return attempt
-
-
-def seconds_to_wait(attempt: models.SignInAttempt) -> int:
-    if not attempt.failures:
-        return 0
-    doubled = timedelta(seconds=2 ** min(attempt.failures - 1, MAX_DOUBLINGS))
-    ready = attempt.last_failure + min(MAX_WAIT, doubled)
-    return max(0, int((ready - models.utcnow()).total_seconds() + 0.999))
 
 
 def security_headers(response: Response) -> Response:

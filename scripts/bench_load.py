@@ -170,8 +170,8 @@ def main() -> None:
     for name in ("table page (8 hands)", "follow board", "a static file"):
         print(f"ratio, {name} / hello world: {rates[name] / rates['hello world']:.2f}"
               + (" (aim: at least 0.5)" if name.startswith("table") else ""))  # fmt: skip
-    static = rates["a static file"]
-    print(f"ratio, table page (8 hands) / a static file: {rates['table page (8 hands)'] / static:.2f} (aim: at least 0.25)")
+    page, static = rates["table page (8 hands)"], rates["a static file"]
+    print(f"ratio, table page (8 hands) / a static file: {page / static:.2f} (aim: at least 0.25)")
 
 
 if __name__ == "__main__":

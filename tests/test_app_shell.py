@@ -12,6 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper import create_app
 from scorekeeper.views.app_shell import shell_version
 
+PASSCODE = "queen of spades"
 ICON_URLS = ["/favicon.ico", "/apple-touch-icon.png"]
 # Fetch this page again from its script, then wait until the worker says its copy is written.
 KEEP_AFTER_FETCH = """async () => {
@@ -21,6 +22,11 @@ KEEP_AFTER_FETCH = """async () => {
   worker.postMessage({ keep: location.pathname });
   await kept;
 }"""
+
+# Watch the caches until the worker's kept pages are gone (wait_for_function takes no promise).
+FORGOTTEN = """() => { (function look() {
+  caches.keys().then((names) => names.includes("pages") ? setTimeout(look, 50) : (window.pagesForgotten = true));
+})(); }"""
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -97,7 +103,9 @@ def test_the_version_changes_with_any_static_file(tmp_path):
 
 
 def test_a_passcode_does_not_hide_the_shell(database_url):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": "q"})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": PASSCODE}
+    )
     client = app.test_client()
     assert client.get("/").status_code == 302
     for url in ["/manifest.webmanifest", "/sw.js", "/offline", *ICON_URLS]:
@@ -201,3 +209,37 @@ def test_names_reach_the_page_script_intact_from_single_quoted_attributes(client
     attribute = re.search(r"data-players='([^']*)'", page)
     assert attribute and "<b>" not in attribute.group(1)
     assert json.loads(html.unescape(attribute.group(1))) == players
+
+
+@pytest.fixture
+def guarded_game(app, table):
+    """A game of one hand, on a server whose passcode is set once the game is there."""
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    app.config["PASSCODE"] = PASSCODE
+    return f"/games/{table.game_id}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("leaving", ["signs out", "loses its cookie"])
+def test_a_phone_no_longer_signed_in_keeps_no_page_for_offline(
+    page: Page, context: BrowserContext, guarded_game, live_server, leaving
+):
+    page.goto(live_server + guarded_game)
+    page.get_by_label("Passcode").fill(PASSCODE)
+    page.get_by_role("button", name="Sign in").click()
+    open_and_keep(page, live_server + guarded_game)
+    if leaving == "signs out":
+        page.get_by_role("button", name="Sign out").click()
+        expect(page.get_by_text("Signed out.")).to_be_visible()
+    else:  # the session ended (a month unused, or a new passcode): the server asks for the passcode again
+        context.clear_cookies()
+        page.goto(live_server + "/")
+        expect(page.get_by_role("heading", name="Passcode, please")).to_be_visible()
+    page.evaluate(FORGOTTEN)
+    page.wait_for_function("() => window.pagesForgotten === true")
+    context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
+    page.goto(live_server + guarded_game)
+    expect(page.get_by_role("heading", name="No connection to the server")).to_be_visible()
+    expect(page.locator('[data-total="2"]')).to_have_count(0)

@@ -1,11 +1,14 @@
-"""Point 1 of the security review: no page on another site (or another port) can write through the API."""
+"""No page on another site (or another port) can write here, through the API or the pages, or touch a session."""
+
+import re
 
 import pytest
 from playwright.sync_api import Page
 from werkzeug.wrappers import Request, Response
 
+from scorekeeper import create_app
 from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Hand
 
 PASSCODE = "queen of spades"
 ATTACKER_PAGE = """<!doctype html><title>Free cards</title>
@@ -110,3 +113,83 @@ def test_another_origin_stores_nothing_with_text_plain(page: Page, guarded_app, 
         page.get_by_role("button", name="Win").click()
     assert navigation.value.status in (403, 415)
     assert stored_games(guarded_app) == 1
+
+
+@pytest.fixture
+def checked(database_url):
+    """An app that checks form tokens, as a real server does, with a passcode and one game of one hand."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url,
+                      "PASSCODE": PASSCODE})  # fmt: skip
+    bearer = {"Authorization": f"Bearer {PASSCODE}"}
+    app.test_client().post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}, headers=bearer)
+    app.test_client().post("/api/games/1/hands", json={"hearts": [4, 0, 9, 0], "queen": 1}, headers=bearer)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def phone(app):
+    """A signed-in phone with the table page open: its session, and the page's form token."""
+    client = app.test_client()
+    sign_in = client.get("/sign-in").get_data(as_text=True)
+    client.post("/sign-in", data={"passcode": PASSCODE, "csrf_token": token_of(sign_in)})
+    return client, token_of(client.get("/games/1").get_data(as_text=True))
+
+
+def token_of(page):
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+
+
+def hands(app):
+    with app.app_context():
+        found = [(hand.number, list(hand.hearts)) for hand in db.session.query(Hand).order_by(Hand.number)]
+        db.session.remove()
+    return found
+
+
+EVIL_HAND = {"hearts-0": "13", "hearts-1": "0", "hearts-2": "0", "hearts-3": "0", "queen": "1", "number": "2"}
+FORMS = [
+    ("/games/1/hands", EVIL_HAND), ("/games/1/hands/1", {**EVIL_HAND, "number": ""}),
+    ("/games/new", {"players-0": "Eve", "players-1": "Mal", "players-2": "Oz"}), ("/games/1/undo", {"number": "1"}),
+    ("/games/1/delete", {}), ("/games/1/rematch", {}), ("/sign-in", {"passcode": "guess"}), ("/sign-out", {}),
+]  # fmt: skip
+FOREIGN = [{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"},
+           {"Sec-Fetch-Site": "same-site", "Origin": "http://localhost:8080"}]  # fmt: skip
+
+
+@pytest.mark.parametrize("headers", FOREIGN)
+@pytest.mark.parametrize("path, form", FORMS)
+def test_a_form_sent_from_another_site_gets_a_plain_refusal(checked, path, form, headers):
+    client, token = phone(checked)
+    answer = client.post(path, data={**form, "csrf_token": token}, headers=headers)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 403 and "sent from another site" in page
+    assert "Save" not in page and "csrf_token" not in page and "Set-Cookie" not in answer.headers
+    assert hands(checked) == [(1, [4, 0, 9, 0])] and stored_games(checked) == 1
+    assert client.get("/games/1").status_code == 200  # still signed in
+
+
+def test_a_refused_token_keeps_what_this_phone_entered(checked):
+    client, _ = phone(checked)
+    own = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    answer = client.post("/games/1/hands", data={**EVIL_HAND, "csrf_token": "expired"}, headers=own)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "Your hand is kept: tap Save again." in page
+    assert 'checked name="hearts-0" type="radio" value="13"' in page
+    retry = client.post("/games/1/hands", data={**EVIL_HAND, "csrf_token": token_of(page)}, headers=own)
+    assert retry.status_code == 302 and hands(checked) == [(1, [4, 0, 9, 0]), (2, [13, 0, 0, 0])]
+
+
+@pytest.mark.parametrize(
+    "method, path, form",
+    [("post", "/games/new", {"players-0": "Eve"}), ("post", "/games/1/hands", EVIL_HAND),
+     ("get", "/no-such-page", None), ("post", "/sign-in", {"passcode": "guess"}),
+     ("post", "/games/1/undo", {"number": "1"}), ("post", "/games/new", {"players-0": "x" * (600 * 1024)})],
+)  # fmt: skip
+def test_an_answer_to_a_request_without_the_cookie_never_sets_one(checked, method, path, form):
+    """SameSite=Lax keeps the phone's cookie off another site's POST: a cookie set in the answer would replace it."""
+    stranger = checked.test_client()
+    answer = getattr(stranger, method)(path, data=form)
+    assert answer.status_code in (302, 400, 404, 413) and "Set-Cookie" not in answer.headers
+    assert hands(checked) == [(1, [4, 0, 9, 0])]

@@ -1,18 +1,20 @@
 """Points 3–9 of the security review: odd and hostile input gets a clear 4xx and stores nothing."""
 
 import csv
+import http.client
 import io
 import json
 import sqlite3
 import stat
+import urllib.request
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import instance_secret, private_sqlite_file, rules
+from scorekeeper import create_app, instance_secret, private_sqlite_file, rules
 from scorekeeper.db import db
 from scorekeeper.models import Game, Player
-from scorekeeper.service import games
+from scorekeeper.service import games, restore
 
 NESTED = "[" * 20_000 + "]" * 20_000
 HUGE = "9" * 5000
@@ -33,6 +35,10 @@ API_BAD_BODIES = [
     ('{"players": ["Ann", "Ben", "C\\u0000t"]}', 422, "invisible or control character"),
     ('{"players": ["Ann", "Ben", "\\u202eCat"]}', 422, "invisible or control character"),
     ('{"players": ["Ann", "Ben", "C\\u200bat"]}', 422, "invisible or control character"),
+    ('{"players": ["Ann", "\\u0410nn", "Cat"]}', 422, "Two players are called “Аnn”"),
+    ('{"players": ["Ann", "Ann\\u034f", "Cat"]}', 422, "Two players are called"),
+    ('{"players": ["Ann", "\\u3164", "Cat"]}', 422, "Player 2's name shows nothing"),
+    ('{"players": ["Ann", "B\\u2028en", "Cat"]}', 422, "Player 2's name is on two lines"),
     ('{"players": ["Ann", "Ben", "Cat"], "rules": {"target": ' + HUGE + "}}", 400, "not valid JSON"),
 ]
 
@@ -65,6 +71,34 @@ def test_odd_hand_numbers_from_the_table_page(table, client, number):
     assert answer.status_code in (302, 422)
     assert client.post(f"/games/{table.game_id}/undo", data={"number": number}).status_code == 302
     assert table.game()["hands"] == []
+
+
+ODD_INDEXES = ["²", "¹", "١", "𝟙", "9" * 5000, "0x1", " 1", ""]
+NEW_GAME = {"players-0": "Ann", "players-1": "Ben", "players-2": "Cat", "target": "100", "pass_cycle": "standard",
+            "moon": "choose", "tie": "play-on", "first_dealer": "0"}  # fmt: skip
+
+
+@pytest.mark.parametrize("index", ODD_INDEXES)
+def test_a_list_key_numbered_oddly_is_no_entry_of_the_list(table, client, app, index):
+    answer = client.post("/games/new", data={**NEW_GAME, f"players-{index}": "Mal"})
+    assert answer.status_code == 302 and table.client.get("/api/games/1").json["players"] == ["Ann", "Ben", "Cat"]
+    hand = {f"hearts-{index}": "0", "hearts-0": 4, "hearts-1": 0, "hearts-2": 9, "queen": 1, "number": 1}
+    assert client.post("/games/1/hands", data=hand).status_code == 302
+    assert client.post("/games/1/hands/1", data={**hand, "preview": "1"}).status_code == 200
+    assert table.client.get("/api/games/1").json["totals"] == [4, 13, 9]
+
+
+@pytest.mark.parametrize("path", ["/games/1/hands", "/games/1/hands/1", "/games/new"])
+def test_an_odd_list_key_without_a_token_is_refused_for_its_token(database_url, path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url})
+    client = app.test_client()
+    client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"]})
+    client.post("/api/games/1/hands", json={"hearts": [4, 0, 9], "queen": 1})
+    answer = client.post(path, data={"hearts-²": "0", "players-¹": "x"})
+    assert answer.status_code == 400
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.mark.parametrize("name", ["ß" * 24, "ﬃ" * 24, "İ" * 24])
@@ -110,6 +144,61 @@ def test_bodies_past_the_limits_are_refused_before_they_are_read(client, app):
     app.config["MAX_CONTENT_LENGTH"] = 1000
     data = {"export": (io.BytesIO(b" " * 2000), "games.json")}
     assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 413
+
+
+def passing_chunked_bodies(app):
+    """The app as a server hands it a chunked body: no Content-Length, and wsgi.input_terminated set."""
+    inner = app.wsgi_app
+
+    def chunked(environ, start_response):
+        environ.pop("CONTENT_LENGTH", None)
+        environ["wsgi.input_terminated"] = True
+        return inner(environ, start_response)
+
+    app.wsgi_app = chunked
+
+
+def padded(body, size):
+    """Valid JSON however much of its padding is cut off."""
+    text = json.dumps(body)
+    return text + " " * (size - len(text))
+
+
+def test_a_chunked_body_past_the_limit_is_refused_not_cut(client, app):
+    passing_chunked_bodies(app)
+    game = {"players": ["Eve", "Mal", "Oz"]}
+    for size in (64 * 1024 + 1, 1024 * 1024):
+        answer = client.post("/api/games", data=padded(game, size), content_type="application/json")
+        assert answer.status_code == 413 and "error" in answer.json
+    assert client.post("/games/new", data={"players-0": "x" * (500 * 1024)}).status_code == 413
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    document = padded({"format": "hearts-scorekeeper", "games": [{"players": ["A", "B", "C"], "hands": []}]}, 2000)
+    data = {"export": (io.BytesIO(document.encode()), "games.json")}
+    assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 413
+    assert count(app) == 0
+    answer = client.post("/api/games", data=padded(game, 64 * 1024), content_type="application/json")
+    assert answer.status_code == 201 and answer.json["players"] == game["players"]  # at the limit: taken whole
+
+
+@pytest.mark.server
+def test_the_real_server_refuses_a_chunked_body_past_the_limit(database_url):
+    from server import running_server
+
+    with running_server(database_url, workers=1) as server:
+        host, port = server.base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        body = padded({"players": ["Eve", "Mal", "Oz"]}, 1024 * 1024).encode()
+        chunks = (body[at : at + 16 * 1024] for at in range(0, len(body), 16 * 1024))
+        headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+        try:
+            connection.request("POST", "/api/games", body=chunks, headers=headers, encode_chunked=True)
+            status = connection.getresponse().status
+        except ConnectionError:  # the server may close the connection on the rest of a refused body
+            status = None
+        finally:
+            connection.close()
+        listed = json.loads(urllib.request.urlopen(server.base + "/api/games", timeout=30).read())
+    assert status in (413, None) and listed["games"] == []
 
 
 @pytest.mark.parametrize("address", ["/games/new", "/sign-in"])
@@ -160,6 +249,32 @@ def test_a_locked_database_answers_503_with_retry_after(table, client, monkeypat
     page = client.post(f"/games/{table.game_id}/hands", data={"hearts-0": 4, "hearts-1": 0, "hearts-2": 9,
                                                                 "hearts-3": 0, "queen": 1})  # fmt: skip
     assert page.status_code == 503 and "busy" in page.get_data(as_text=True)
+
+
+def test_an_import_the_database_stops_partway_says_what_was_stored(client, app, monkeypatch):
+    monkeypatch.setattr(restore, "BATCH", 2)
+    real_store, batches = restore._store_batch, []
+
+    def locked_from_the_second_batch(batch):
+        batches.append(batch)
+        if len(batches) > 1:
+            raise OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
+        return real_store(batch)
+
+    monkeypatch.setattr(restore, "_store_batch", locked_from_the_second_batch)
+    names = [["Ann", "Ben", "Cat"], ["Dan", "Eve", "Fay"], ["Gus", "Hal", "Ivy"]]
+    document = json.dumps({"format": "hearts-scorekeeper", "games": [{"players": p, "hands": []} for p in names]})
+    data = {"export": (io.BytesIO(document.encode()), "games.json")}
+    answer = client.post("/history/import", data=data, content_type="multipart/form-data")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
+    assert "2 games were imported, the rest not" in page and "nothing was stored" not in page
+    assert count(app) == 2
+    monkeypatch.setattr(restore, "_store_batch", real_store)
+    data = {"export": (io.BytesIO(document.encode()), "games.json")}
+    client.post("/history/import", data=data, content_type="multipart/form-data")
+    assert "Imported 1 game; 2 were already here." in client.get("/history").get_data(as_text=True)
+    assert count(app) == 3
 
 
 def moons(count):

@@ -1,4 +1,4 @@
-"""Point 2 of the security review: the passcode's slow-down holds against parallel and odd guesses."""
+"""The passcode's slow-down holds against parallel guesses, odd guesses, and guesses from many addresses."""
 
 import threading
 import urllib.error
@@ -8,8 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from scorekeeper import create_app
+from scorekeeper import create_app, guesses
 from scorekeeper.db import db
+from scorekeeper.guesses import EVERYONE
 from scorekeeper.models import SignInAttempt, utcnow
 
 PASSCODE = "Pique ♠ José"  # composed é
@@ -23,7 +24,7 @@ def guarded(app):
 
 def attempts(app):
     with app.app_context():
-        found = {row.address: row.failures for row in db.session.query(SignInAttempt)}
+        found = {row.address: row.failures for row in db.session.query(SignInAttempt) if row.address != EVERYONE}
         db.session.remove()
     return found
 
@@ -77,12 +78,69 @@ def test_a_non_ascii_passcode_works_over_the_api_and_the_sign_in_page(guarded, t
 
 def test_a_long_forwarded_for_behind_a_proxy_is_cut_not_a_500(database_url, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_BEHIND_PROXY", "1")
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": "x"})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": PASSCODE}
+    )
     client = app.test_client()
     address = "2001:db8::" + "f" * 200
     answer = client.get("/api/games", headers={"Authorization": "Bearer y", "X-Forwarded-For": address})
     assert answer.status_code == 401
-    assert list(attempts(app)) == [address[:64]]
+    assert list(attempts(app)) == ["unknown"]
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def guess_from(client, address, code="jack"):
+    headers = {"Authorization": f"Bearer {code}"}
+    return client.get("/api/games", headers=headers, environ_base={"REMOTE_ADDR": address})
+
+
+def move_clock(app, passed, everyone=False):
+    """Time passes for the addresses' own waits, or for the shared budget alone."""
+    with app.app_context():
+        rows = db.session.query(SignInAttempt).filter((SignInAttempt.address == EVERYONE) == everyone)
+        rows.update({"last_failure": utcnow() - passed})
+        db.session.commit()
+
+
+HUNDRED = [f"198.51.100.{n}" for n in range(1, 101)]
+
+
+@pytest.fixture
+def slow_refill(monkeypatch):
+    """The budget refills once an hour, so that however slow this machine runs, no refill comes by itself."""
+    monkeypatch.setattr(guesses, "REFILL", timedelta(hours=1))
+
+
+def test_a_hundred_addresses_get_one_budget_of_guesses_not_a_hundred(guarded, slow_refill):
+    client = guarded.test_client()
+    assert {guess_from(client, address).status_code for address in HUNDRED} == {401}  # a first try each
+    move_clock(guarded, timedelta(minutes=10))  # every address's own wait is over; the budget is spent
+    again = [guess_from(client, address) for address in HUNDRED]
+    assert {answer.status_code for answer in again} == {429}
+    assert 3000 < int(again[0].headers["Retry-After"]) <= 3600
+    move_clock(guarded, timedelta(hours=1), everyone=True)  # one refill: one more guess, for one address
+    assert [guess_from(client, address).status_code for address in HUNDRED].count(401) == 1
+
+
+def test_with_the_budget_spent_a_new_phone_still_signs_in_and_signed_in_phones_keep_working(guarded, slow_refill):
+    table = guarded.test_client()
+    assert table.post("/sign-in", data={"passcode": PASSCODE}).status_code == 302
+    attacker = guarded.test_client()
+    for address in HUNDRED:
+        guess_from(attacker, address)
+    move_clock(guarded, timedelta(minutes=10))
+    assert guess_from(attacker, HUNDRED[0]).status_code == 429
+    assert table.get("/api/games").status_code == 200
+    newcomer = guarded.test_client()
+    answer = newcomer.post("/sign-in", data={"passcode": PASSCODE}, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+    assert answer.status_code == 302 and newcomer.get("/").status_code == 200
+
+
+def test_an_ipv6_network_of_one_home_is_one_address(guarded):
+    client = guarded.test_client()
+    assert guess_from(client, "2001:db8:1:2::1").status_code == 401
+    assert guess_from(client, "2001:db8:1:2:ffff:ffff:ffff:9").status_code == 429
+    assert guess_from(client, "2001:db8:1:3::1").status_code == 401
+    assert attempts(guarded) == {"2001:db8:1:2::/64": 1, "2001:db8:1:3::/64": 1}

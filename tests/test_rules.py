@@ -494,13 +494,40 @@ BAD_NAMES = [
     (["Ann", "B" * 25, "Cat"], "too long: 24 characters at most"),
     (["Ann", 7, "Cat"], "Player 2 needs a name"),
     ("Ann,Ben,Cat", "List the players"),
-]
+    # Look-alikes of a name already at the table: Cyrillic А, Greek Α, fullwidth, invisible marks after it.
+    *[(["Ann", alike, "Cat"], f"Two players are called “{alike}”")
+      for alike in ["\u0410nn", "\u0391NN", "\uff21nn", "Ann\u034f", "Ann\ufe0f", "An\u034fn", "\uff41\uff4e\uff4e"]],
+    (["Ben", "\u0412en", "Cat"], "Two players are called “\u0412en”"),  # Cyrillic В
+    # Names that show nothing: Hangul fillers, the blank Braille pattern, marks alone, invisible marks alone.
+    *[(["Ann", blank, "Cat"], "Player 2's name shows nothing: type letters, digits or emoji")
+      for blank in ["\u3164", "\u2800", "\u115f", "\u3164\u3164 \u3164", "\u0301\u0301", "\u034f", "\uffa0"]],
+    (["Ann", "A\u2028nn", "Cat"], "Player 2's name is on two lines: keep it on one"),
+    (["Ann", "A\u2029nn", "Cat"], "Player 2's name is on two lines"),
+    (["Ann", "Max" + "\u0301" * 24, "Cat"], "Player 2's name has 24 marks on one letter: 3 at most"),
+    *[(["Ann", hidden, "Cat"], "Player 2's name has an invisible or control character: type it again")
+      for hidden in ["B\u200bob", "\u202eBob", "Bo\u200db", "Bo\u200cb", "\u200dBob", "Bob\u200d", "Bo\u2066b",
+                     "B\u00adob", "Bob\U000e0067"]],
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("names, words", BAD_NAMES)
 def test_bad_names(names, words):
     with pytest.raises(RuleError, match=words):
         clean_names(names)
+
+
+@pytest.mark.parametrize(
+    "name", ["👩\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👩🏽\u200d💻", "❤\ufe0f\u200d🔥", "1\ufe0f\u20e3",
+             "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland's flag
+             "می\u200cخواهم", "क्\u200dष", "क्\u200cष", "ญี่ปุ่น", "שָׁלוֹם", "Zoë", "Nguyễn", "Ольга", "Ελένη"],
+)  # fmt: skip
+def test_names_that_need_joiners_or_marks_are_kept(name):
+    assert clean_names([name, "Ann", "Ben"]) == [name, "Ann", "Ben"]
+
+
+@pytest.mark.parametrize("names", [["Zoë", "Zoe", "Zoé"], ["Ольга", "Olga", "Оля"], ["Nikos", "Νίκος", "Nico"]])
+def test_names_that_only_share_letters_are_different_players(names):
+    assert clean_names(names) == names
 
 
 def test_names_are_trimmed():

@@ -74,12 +74,12 @@ from .house import (
     clean_names,
     dealer,
     default_pass_cycle,
-    has_hidden_characters,
     house_rules,
     is_whole,
     pass_direction,
     pass_targets,
 )
+from .names import has_hidden_characters
 from .records import SeatRecord, most_queens, seat_records
 from .standings import Standing, places, ranked, standings
 

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TypeGuard
 
 from .errors import RuleError, refuse
+from .names import name_problem, skeleton
 from .words import PASSES
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
@@ -109,29 +110,20 @@ def clean_names(names: object) -> list[str]:
     cleaned: list[str] = []
     for seat, name in enumerate(names):
         if isinstance(name, str):
-            name = unicodedata.normalize("NFC", name)  # "José" typed as one letter or as e + accent
-        if not isinstance(name, str) or not name.strip():
+            name = unicodedata.normalize("NFC", name).strip()  # "José" typed as one letter or as e + accent
+        if not isinstance(name, str) or not name:
             message = f"Player {seat + 1} needs a name."
-        elif has_hidden_characters(name):
-            message = f"Player {seat + 1}'s name has an invisible or control character: type it again."
-        elif len(name.strip()) > NAME_MAX:
-            message = f"“{name.strip()[:NAME_MAX]}…” is too long: {NAME_MAX} characters at most."
-        elif name.strip().casefold() in {c.casefold() for c in cleaned}:
-            message = f"Two players are called “{name.strip()}”: make the names different."
+        elif problem := name_problem(name):
+            message = f"Player {seat + 1}'s name {problem}."
+        elif len(name) > NAME_MAX:
+            message = f"“{name[:NAME_MAX]}…” is too long: {NAME_MAX} characters at most."
+        elif skeleton(name) in {skeleton(other) for other in cleaned}:  # "Ann" and "Аnn" look the same
+            message = f"Two players are called “{name}”: make the names different."
         else:
-            cleaned.append(name.strip())
+            cleaned.append(name)
             continue
         raise RuleError(message, {"players": message})
     return cleaned
-
-
-def has_hidden_characters(name: str) -> bool:
-    r"""Control, invisible (zero-width, bidi override) and unpaired surrogate characters.
-
-    >>> [has_hidden_characters(name) for name in ("Ann", "An\u200bn", "\u202eAnn", "\ud800", "A\x00")]
-    [False, True, True, True, True]
-    """
-    return any(unicodedata.category(char) in ("Cc", "Cf", "Cs") for char in name)
 
 
 def house_rules(players: int, given: Mapping[str, object] | None = None) -> HouseRules:

@@ -10,10 +10,10 @@ import time
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import models
-from ..db import db
+from ..db import db, is_busy
 from .export import ExportedGame, read_games
 from .games import changes_a_game
 from .rows import give_hands, new_game_row
@@ -37,6 +37,22 @@ class ImportReport:
         return words + "."
 
 
+class ImportCutShort(Exception):
+    """The database stayed busy partway through an import: the batches before were stored, the rest not."""
+
+    def __init__(self, stored: int) -> None:
+        self.stored = stored
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        games = f"{self.stored} game{'s were' if self.stored != 1 else ' was'}"
+        return (
+            f"The database became busy with another change partway through: {games} imported, the rest not. "
+            "Import the same file again in a moment: the games already here are skipped."
+        )
+
+
 def import_games(document: object) -> ImportReport:
     """Store every game of a parsed export that is not here yet; a RuleError if any game breaks a rule."""
     games = read_games(document)
@@ -48,7 +64,12 @@ def import_games(document: object) -> ImportReport:
             if game.uid not in seen:
                 seen.add(game.uid)
                 batch.append(game)
-        imported += _store_batch(batch)
+        try:
+            imported += _store_batch(batch)
+        except OperationalError as problem:
+            if imported and is_busy(problem):
+                raise ImportCutShort(len(imported)) from problem
+            raise
         if first + BATCH < len(games) and db.engine.dialect.name == "sqlite":
             time.sleep(PAUSE)
     return ImportReport(imported, len(games) - len(imported))

@@ -4,7 +4,7 @@ import json
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
-from .. import guard, rules
+from .. import rules
 from ..openapi import document
 from ..service import games
 from ..service.serialize import game_json, preview_json, summary_json
@@ -12,28 +12,6 @@ from ..service.serialize import game_json, preview_json, summary_json
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100
-
-
-BODY_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
-
-
-@bp.before_request
-def refuse_cross_site_writes() -> None:
-    """A page on another site may not write here, with the session cookie or on an open server.
-
-    Browsers say where a request comes from (Sec-Fetch-Site, Origin); scripts
-    and curl send neither. A Bearer token cannot come from another site's page:
-    that header needs a CORS preflight, which this API never grants.
-    """
-    request.max_content_length = BODY_MAX
-    if request.method in ("GET", "HEAD", "OPTIONS") or guard.bearer_token() is not None:
-        return
-    site = request.headers.get("Sec-Fetch-Site")
-    origin = request.headers.get("Origin")
-    if (site is not None and site not in ("same-origin", "none")) or (
-        origin is not None and origin != request.host_url.rstrip("/")
-    ):
-        abort(403, "Writes to this API come from this site's own pages or from scripts, not from other sites.")
 
 
 def json_body() -> dict[str, object]:

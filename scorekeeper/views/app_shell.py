@@ -17,16 +17,13 @@ from flask.sansio.app import App
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from .. import minify, rules
+from .. import guard, minify, rules
 from ..service import games
 
 bp = Blueprint("app_shell", __name__)
 
 LIGHT = {"background": "#f7f5f0", "theme": "#f7f5f0"}  # app.css --bg
 DARK = {"background": "#121212", "theme": "#121212"}
-OPEN_ENDPOINTS = {
-    f"app_shell.{name}" for name in ("manifest", "service_worker", "favicon", "apple_touch_icon", "offline")
-}
 HANDS_AHEAD = 8  # an evening's worth of hands recorded offline still say who deals and passes next
 SHELL_FILES = (
     *(
@@ -61,6 +58,7 @@ def shell_version(app: App) -> str:
 
 
 @bp.get("/manifest.webmanifest")
+@guard.public
 def manifest() -> Response:
     icon = "/static/icons/"
     answer = jsonify(
@@ -87,11 +85,13 @@ def manifest() -> Response:
 
 
 @bp.get("/favicon.ico")
+@guard.public
 def favicon() -> Response:
     return send_from_directory(Path(current_app.static_folder or "static") / "icons", "favicon.ico")
 
 
 @bp.get("/apple-touch-icon.png")
+@guard.public
 def apple_touch_icon() -> Response:
     return send_from_directory(Path(current_app.static_folder or "static") / "icons", "apple-touch-icon.png")
 
@@ -145,16 +145,19 @@ def rendered_at() -> str:
 
 
 @bp.get("/sw.js")
+@guard.public
 def service_worker() -> Response:
     """The worker lives at the root so its scope is the whole app; browsers always revalidate it."""
     shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for(".offline")]
     version = current_app.extensions["app_shell_version"]
-    body = minify.script(render_template("app_shell/sw.js", version=version, shell=shell))
+    sign_in = url_for("guard.sign_in")
+    body = minify.script(render_template("app_shell/sw.js", version=version, shell=shell, sign_in=sign_in))
     answer = Response(body, mimetype="text/javascript")
     answer.headers["Cache-Control"] = "no-cache"
     return answer
 
 
 @bp.get("/offline")
+@guard.public
 def offline() -> str:
     return render_template("app_shell/offline.html")

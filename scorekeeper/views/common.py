@@ -5,15 +5,19 @@ view the error came from: a game deleted while a request was on its way is a
 404 like any other missing game.
 """
 
+import io
+
 from flask import Flask, jsonify, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.local import LocalProxy
+from werkzeug.wsgi import get_content_length
 
 from .. import rules
-from ..db import db
+from ..db import db, is_busy
 from ..forms import ActionForm
-from ..service import games
+from ..service import games, restore
 
 BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
 
@@ -27,21 +31,44 @@ def register(app: Flask) -> None:
     app.register_error_handler(rules.RuleError, rule_broken)
     app.register_error_handler(games.GameNotFound, not_found)
     app.register_error_handler(OperationalError, database_busy)
+    app.register_error_handler(restore.ImportCutShort, import_cut_short)
 
 
 FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
+API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
 LARGE_BODIES = {"history.import_games"}
 
 
 def limit_body() -> None:
     """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
-    if request.endpoint not in LARGE_BODIES:
+    if request.blueprint == "api":
+        request.max_content_length = API_MAX
+    elif request.endpoint not in LARGE_BODIES:
         request.max_content_length = min(FORM_MAX, request.max_content_length or FORM_MAX)
+    if get_content_length(request.environ) is None and request.environ.get("wsgi.input_terminated"):
+        measure_streamed_body(request.max_content_length or FORM_MAX)
+
+
+def measure_streamed_body(limit: int) -> None:
+    """A body sent without a length (chunked) is read here, and refused whole if it is too large.
+
+    Werkzeug stops reading such a body at the limit and hands over what it read
+    as if it were all: an import or a game cut short, not refused. Read once
+    here, a body within the limit is given a length like any other.
+    """
+    stream, body = request.environ["wsgi.input"], bytearray()
+    while len(body) <= limit and (chunk := stream.read(min(64 * 1024, limit + 1 - len(body)))):
+        body += chunk
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    request.environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
 
 
 def page_helpers() -> dict[str, object]:
-    # formdata=None: the buttons' form only carries the CSRF token; reading the request here would
-    # read a body too large for the error page that says so (413), and fail again.
+    # The buttons' form is made when a template first uses it: making it mints a CSRF token, and so
+    # a session, which an error page must never do (it would sign out a phone that a cross-site
+    # request reached without its cookie). formdata=None: reading the request here would read a body
+    # too large for the error page that says so (413), and fail again.
     return {
         # What the templates say about the rules, in the rules' own words (rules/words.py).
         "OUTCOME_WORDS": rules.words.OUTCOMES,
@@ -50,7 +77,7 @@ def page_helpers() -> dict[str, object]:
         "moon_words": rules.moon_words,
         "pass_line": pass_line,
         "hand_rules": hand_rules,
-        "action": ActionForm(formdata=None),
+        "action": LocalProxy(lambda: ActionForm(formdata=None)),
     }
 
 
@@ -115,9 +142,17 @@ def not_found(missing: games.GameNotFound) -> ResponseReturnValue:
 
 def database_busy(problem: OperationalError) -> ResponseReturnValue:
     """SQLite's write lock held past the busy timeout (a long import): nothing was stored, come back soon."""
-    if "locked" not in str(problem.orig):
+    if not is_busy(problem):
         raise problem
+    return busy(BUSY)
+
+
+def import_cut_short(stopped: restore.ImportCutShort) -> ResponseReturnValue:
+    return busy(stopped.message)
+
+
+def busy(message: str) -> ResponseReturnValue:
     db.session.rollback()
-    answer = make_response(error_answer(503, "Busy", BUSY))
+    answer = make_response(error_answer(503, "Busy", message))
     answer.headers["Retry-After"] = "2"
     return answer

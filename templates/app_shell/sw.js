@@ -7,6 +7,7 @@ var PAGES = "pages"; // pages opened recently, kept across deploys: they are ref
 var SHELL_FILES = {{ shell | tojson }};
 var OFFLINE_PAGE = SHELL_FILES[SHELL_FILES.length - 1];
 var KEEP = /^\/(games\/\d+(\/follow)?)?$/; // home, a game's table page, its follow view
+var SIGN_IN = {{ sign_in | tojson }};
 var MOST_PAGES = 30;
 var storing = {}; // path -> the promise of its page being written to the cache
 
@@ -32,8 +33,13 @@ function trim(cache) {
   });
 }
 
-// Keep a fresh copy of a page the network just gave; forget a game the server no longer has.
+// Keep a fresh copy of a page the network just gave; forget a game the server no longer has. The sign-in
+// page means this phone is not signed in (signed out, or its session ended): every page kept goes with it.
 function store(path, answer) {
+  if (answer.url && new URL(answer.url).pathname === SIGN_IN) {
+    storing[path] = caches.delete(PAGES);
+    return answer;
+  }
   if (!kept(path)) return answer;
   if (answer.ok && answer.type === "basic" && !answer.redirected) {
     var copy = answer.clone();
