@@ -147,3 +147,15 @@ def test_five_long_names_passing_two_seats_away(phone: Page, live_server: str, c
     text = printed_on_one_page(page, f"{live_server}/games/{game['id']}/sheet", tmp_path)
     assert "Passing: left, right, 2 left, 2 right, hold, again." in text
     assert re.search(r"\b3 2 left Alexandra\b", text) and re.search(r"\b4 2 right Alexander\b", text)
+
+
+def test_with_no_moon_every_point_taken_is_scored_and_nothing_is_asked(phone: Page, live_server: str, table):
+    table.start_game(players=["Ann", "Ben", "Cat"], moon="off")
+    page = phone
+    page.goto(f"{live_server}/games/{table.game_id}")
+    tap_hearts(page, "Ann", 13)
+    tap_card(page, "Who took the Q♠", "Ann")
+    expect(page.locator("#live-check")).to_have_text("This hand: Ann +26, Ben 0, Cat 0")  # worked example 18
+    expect(page.locator("#moon-panel")).to_have_count(0)
+    page.get_by_role("button", name="Save hand").click()
+    totals(page, 26, 0, 0)
