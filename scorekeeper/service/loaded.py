@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import models, rules
-from ..db import db
+from ..db import db, engine_number
 from ..rules import PenaltyCard, Standing, TableSetup
 from .names import short_names
 from .rows import facts_of, house_rules_of, search_key
@@ -77,7 +77,7 @@ class LoadedGame:
         return [self.players[seat] for seat in self.state.outcome.winners]
 
 
-Version = tuple[str, int, datetime]  # the database, the game's id, its updated_at
+Version = tuple[int, int, datetime]  # the database connection, the game's id, its updated_at
 T = TypeVar("T")
 
 
@@ -111,11 +111,8 @@ _kept: KeptByVersion[LoadedGame] = KeptByVersion(256)
 
 
 def version_of(game_id: int, updated_at: datetime) -> Version:
-    """Which game, in which state: a deleted game's id is never given again, and a change touches updated_at.
-
-    The database is part of it: one process may serve several (a restore reads a backup through an app of its own).
-    """
-    return (str(db.engine.url), game_id, updated_at)
+    """Which game, in which state: a deleted game's id is never given again, and a change touches updated_at."""
+    return (engine_number(), game_id, updated_at)
 
 
 def kept(version: Version) -> LoadedGame | None:
