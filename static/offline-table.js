@@ -203,7 +203,9 @@
   window.addEventListener("online", flush);
   window.addEventListener("offline", render);
   setInterval(flush, 5000); // the Wi-Fi may be up while the server was away: ask again now and then
-  // Loaded early (offline, or hands waiting), this script may run before the page's own deferred table.js.
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { render(); flush(); });
-  else { render(); flush(); }
+  // Loaded early (offline, or hands waiting), this script may run before the page's own deferred table.js,
+  // which has always run by DOMContentLoaded.
+  function start() { render(); flush(); }
+  if (window.HandRules) start();
+  else document.addEventListener("DOMContentLoaded", start);
 })();

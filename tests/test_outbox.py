@@ -1,6 +1,8 @@
 """Recording with no network: hands wait on the phone, then reach the server once, in order; conflicts are shown."""
 
+import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -87,6 +89,21 @@ def test_black_maria_offline_counts_the_spades_and_knows_their_moon(page, contex
     context.set_offline(False)
     expect(page.locator("tr.waiting")).to_have_count(0)
     assert table.game()["totals"] == [54, 56, 62, 0]
+
+
+def test_hands_waiting_show_however_late_the_pages_own_script_comes(page, live_server, table):
+    table.start_game()
+    hand = {"number": 1, "hearts": [4, 0, 9, 0], "queen": 1, "jack": None, "all_tricks": None}
+    page.add_init_script(f"localStorage.setItem('outbox:{table.game_id}', JSON.stringify([{json.dumps(hand)}]))")
+    page.route("**/api/games/*/hands", lambda route: route.abort())  # the hand stays waiting
+    # The outbox's scripts come at once, the page's own table.js (which reads the rules for them) late.
+    page.route("**/static/table.js", lambda route: (time.sleep(1), route.continue_()))
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{live_server}/games/{table.game_id}")
+    expect(page.locator("tr.waiting")).to_have_count(1)
+    expect(page.locator('[data-total="1"]')).to_have_text("13")
+    assert errors == []
 
 
 def test_an_identical_hand_already_on_the_server_is_not_a_conflict(page, context, live_server, table):
