@@ -1,6 +1,6 @@
 """Keeping strangers out: an optional passcode for the whole instance, and security headers.
 
-With a passcode set (SCOREKEEPER_PASSCODE, or PASSCODE in instance/config.py),
+With a passcode set (SCOREKEEPER_PASSCODE, in the environment or the data folder's settings.env),
 pages ask for it once per phone (a session cookie that lasts while the phone
 keeps using the app) and the API takes it as ``Authorization: Bearer <passcode>``.
 Wrong guesses are slowed down (guesses.py), and a passcode easy to guess is
@@ -31,7 +31,7 @@ CONTENT_SECURITY_POLICY = (
 COOKIE = "scorekeeper"  # its own name: another app on this host (another port) keeps its own "session"
 STRONG_LENGTH, STRONG_VARIETY = 12, 6
 WEAK_PASSCODE = (
-    "The passcode (SCOREKEEPER_PASSCODE, or PASSCODE in the data folder's config.py) is too easy to guess: "
+    "The passcode (SCOREKEEPER_PASSCODE, in the environment or the data folder's settings.env) is too easy to guess: "
     f"choose one of at least {STRONG_LENGTH} characters, not only digits, with {STRONG_VARIETY} different ones "
     "or more (four words the table will remember do), and start again."
 )

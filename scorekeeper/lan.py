@@ -1,31 +1,128 @@
 """The addresses the phones at the table should open, printed when the server starts."""
 
+import ipaddress
 import socket
 import subprocess
+import sys
+from pathlib import Path
+
+from flask import Flask
+
+from .config import SETTINGS_FILE, database_name
+from .qr import qr_text
+
+TEST_NET = "192.0.2.1"  # a documentation address: connecting a UDP socket to it sends nothing
 
 
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback."""
-    try:
-        listed = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        listed = []
-    if not listed:
+    """This machine's IPv4 addresses other than loopback, on Linux, macOS and Windows alike."""
+    listed: list[str] = []
+    if sys.platform.startswith("linux"):
         try:
-            listed = socket.gethostbyname_ex(socket.gethostname())[2]
-        except OSError:
+            listed = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout.split()
+        except (OSError, subprocess.SubprocessError):
             listed = []
-    return [address for address in listed if "." in address and not address.startswith("127.")]
+    if not listed:
+        listed = [*routed_address(), *named_addresses()]
+    return list(dict.fromkeys(address for address in listed if is_lan_ipv4(address)))
+
+
+def routed_address() -> list[str]:
+    """The address this machine would send from: the one the phones reach it by, on most networks."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect((TEST_NET, 9))
+            return [str(probe.getsockname()[0])]
+    except OSError:
+        return []
+
+
+def named_addresses() -> list[str]:
+    try:
+        return socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        return []
+
+
+def is_lan_ipv4(text: str) -> bool:
+    """
+    >>> [is_lan_ipv4(text) for text in ("192.168.1.20", "127.0.1.1", "fe80::1", "hostname.", "0.0.0.0")]
+    [True, False, False, False, False]
+    """
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return address.version == 4 and not (address.is_loopback or address.is_unspecified)
+
+
+def is_loopback(host: str) -> bool:
+    """
+    >>> [is_loopback(host) for host in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "192.168.1.20")]
+    [True, True, True, False, False]
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def url(host: str, port: int) -> str:
+    """
+    >>> url("127.0.0.1", 5000), url("::1", 5000)
+    ('http://127.0.0.1:5000/', 'http://[::1]:5000/')
+    """
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def phone_urls(host: str, port: int) -> list[str]:
     """Where the server bound to ``host`` answers: every LAN address when it listens on all of them.
 
-    >>> phone_urls("127.0.0.1", 5000)
-    ['http://127.0.0.1:5000/']
-    >>> phone_urls("::1", 5000)
-    ['http://[::1]:5000/']
+    >>> phone_urls("192.168.1.20", 5000)
+    ['http://192.168.1.20:5000/']
     """
     if host not in ("0.0.0.0", "::", ""):
-        return [f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"]
-    return [f"http://{address}:{port}/" for address in lan_addresses()] or [f"http://localhost:{port}/"]
+        return [url(host, port)]
+    return [url(address, port) for address in lan_addresses()] or [url("localhost", port)]
+
+
+def banner(app: Flask, host: str, port: int, *, behind_proxy: bool) -> str:
+    """What the host reads once the server listens: its data, its address, and the phones' address."""
+    settings = Path(app.instance_path, SETTINGS_FILE)
+    heading, urls = for_the_phones(app.config["HOSTS"], host, port, behind_proxy)
+    lines = [
+        f"\nData folder: {app.instance_path}",
+        *([f"Settings: {settings}"] if settings.exists() else []),
+        f"Database: {database_name(app.config['SQLALCHEMY_DATABASE_URI'], app.instance_path)}",
+        f"Listening on {url(host, port)}",
+        "",
+        heading,
+        *(f"    {address}" for address in urls),
+        *([f"or scan this code:\n{qr_text(urls[0])}"] if urls else []),
+        "(Ctrl+C stops the server.)\n",
+    ]
+    return "\n".join(lines)
+
+
+def for_the_phones(hosts: str, host: str, port: int, behind_proxy: bool) -> tuple[str, list[str]]:
+    """What the banner tells about the phones, and the addresses it gives them (none it cannot stand by).
+
+    >>> for_the_phones("hearts.example.org", "127.0.0.1", 5000, behind_proxy=True)[1]
+    ['https://hearts.example.org/']
+    >>> for_the_phones("", "127.0.0.1", 5000, behind_proxy=False)[1]
+    []
+    """
+    names = [name.strip() for name in hosts.split(",") if name.strip()]
+    if behind_proxy and names:
+        return "Hearts Scorekeeper is running behind the reverse proxy. On the phones, open:", [
+            f"https://{name}/" for name in names
+        ]
+    if behind_proxy:
+        return ("Hearts Scorekeeper is running behind the reverse proxy: the phones open the proxy's address "
+                "(name it in SCOREKEEPER_HOSTS to see it here), not this one.", [])  # fmt: skip
+    if is_loopback(host):
+        return ("Hearts Scorekeeper is running for this machine only: for the phones on the Wi-Fi, serve on every "
+                f"address, --bind 0.0.0.0:{port}.", [])  # fmt: skip
+    return "Hearts Scorekeeper is running. On the phones at this table, open:", phone_urls(host, port)

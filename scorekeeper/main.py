@@ -2,44 +2,61 @@
 
 import os
 import sqlite3
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
 from . import rules
+from .config import StartupError
 from .db import db
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """What keeps the app from starting is one line for the host, and a non-zero exit: never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StartupError as stopped:
+            raise click.ClickException(str(stopped)) from None
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--instance",
     type=click.Path(file_okay=False, path_type=Path),
-    help="The data folder (database, secret key, config.py). Default: SCOREKEEPER_INSTANCE, else the clone's "
+    help="The data folder (database, secret key, settings.env). Default: SCOREKEEPER_INSTANCE, else the clone's "
     "instance/ folder, else ~/.local/share/scorekeeper.",
 )
 @click.version_option(package_name="scorekeeper")
 def main(instance: Path | None) -> None:
     """Hearts Scorekeeper: keep score for Hearts played with real cards."""
     if instance is not None:
-        # The environment carries the choice into gunicorn's workers too.
         os.environ["SCOREKEEPER_INSTANCE"] = str(instance.expanduser().resolve())
 
 
 @main.command()
 @click.option("--bind", metavar="HOST:PORT", help="Where to listen. Default: BIND, else 0.0.0.0:5000 (every address).")
-@click.option("--workers", type=click.IntRange(min=1), help="Server processes. Default: WORKERS, else 2.")
-def serve(bind: str | None, workers: int | None) -> None:
-    """Serve the app for the phones at the table (gunicorn), and print their address."""
-    from gunicorn.app.wsgiapp import WSGIApplication
+@click.option("--threads", type=click.IntRange(1, 256), help="Threads that run the app. Default: THREADS, else 8.")
+@click.option("--workers", hidden=True, help="Gone: the server is one process (see --threads).")
+def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
+    """Serve the app for the phones at the table (waitress), and print their address."""
+    from . import create_app, serving
+    from .lan import banner
 
-    options = ["--config", "python:scorekeeper.serving"]
-    options += ["--bind", bind] if bind else []
-    options += ["--workers", str(workers)] if workers else []
-    sys.argv = ["scorekeeper serve", *options]  # gunicorn reads its own command line
-    WSGIApplication("%(prog)s [OPTIONS]").run()
+    if workers is not None:
+        raise click.UsageError("--workers is gone: the server is one process now, and its threads (--threads) "
+                               "serve every phone. Take --workers out of the command.")  # fmt: skip
+    app = create_app()
+    behind_proxy = bool(app.config["BEHIND_PROXY"])
+    settings = serving.server_settings(bind or app.config["BIND"], threads or app.config["THREADS"],
+                                       app.config["MAX_CONTENT_LENGTH"], behind_proxy)  # fmt: skip
+    server = serving.listening_server(app, settings)
+    click.echo(banner(app, *serving.address(server), behind_proxy=behind_proxy))
+    serving.run(server)
 
 
 @main.command()
@@ -51,10 +68,14 @@ def backup(file: Path) -> None:
     JSON export.
     """
     from .service.backup import backup as write_backup
+    from .service.backup import sqlite_file
 
     if not file.parent.is_dir():
         raise click.ClickException(f"There is no folder {file.parent} to write the backup in.")
-    with app_context():
+    with app_context(create=False, writes=False):
+        if sqlite_file() is None and file.suffix in (".sqlite", ".sqlite3", ".db"):
+            raise click.ClickException(f"Nothing was written: this database's backup is a JSON export, so name it "
+                                       f"{file.with_suffix('.json')}.")  # fmt: skip
         try:
             kind = write_backup(file)
         except (OSError, sqlite3.Error) as failed:
@@ -83,7 +104,7 @@ def rebuild_records() -> None:
     """Replay every game and refresh the players' records from it."""
     from .service.games import rebuild_records as rebuild
 
-    with app_context():
+    with app_context(create=False):
         click.echo(f"Replayed {rebuild()} games.")
 
 
@@ -92,7 +113,7 @@ def check() -> None:
     """Check that every game replays and every stored record matches its replay."""
     from .service.upkeep import check as check_all
 
-    with app_context():
+    with app_context(create=False, writes=False):
         count, problems = check_all()
     for problem in problems:
         click.echo(problem, err=True)
@@ -103,12 +124,17 @@ def check() -> None:
 
 
 @contextmanager
-def app_context() -> Iterator[None]:
-    """The app on its data folder (said on stderr, so that scripts can read the answer alone)."""
-    from . import create_app
+def app_context(*, create: bool = True, writes: bool = True) -> Iterator[None]:
+    """The app on its data folder and database (said on stderr, so that scripts can read the answer alone).
 
-    app = create_app()
+    ``create``: a new database may be made (a restore into a new data folder); else there must be one.
+    """
+    from . import create_app
+    from .config import database_name
+
+    app = create_app(create=create, writes=writes)
     click.echo(f"Data folder: {app.instance_path}", err=True)
+    click.echo(f"Database: {database_name(app.config['SQLALCHEMY_DATABASE_URI'], app.instance_path)}", err=True)
     with app.app_context():
         try:
             yield

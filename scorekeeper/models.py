@@ -35,6 +35,9 @@ class Game(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     # Who the game is wherever it goes: kept by export and import, so a restore skips games already here.
     uid: Mapped[str] = mapped_column(String(32), unique=True, index=True, default=new_uid)
+    # The uid its facts give it (uids.py), kept for the games stored before uids and every game imported: a copy
+    # of it in a backup or export without uids is known by this. None for a game started here.
+    content_uid: Mapped[str | None] = mapped_column(String(32), index=True)
     target: Mapped[int]
     pass_cycle: Mapped[str] = mapped_column(String(32))
     moon: Mapped[str] = mapped_column(String(16))

@@ -1,52 +1,74 @@
-"""The production server's settings: gunicorn reads this module (``--config python:scorekeeper.serving``).
+"""The production server: waitress, as `scorekeeper serve` and `make run` start it.
 
-``scorekeeper serve`` and ``make run`` start gunicorn with it; BIND, WORKERS and
-THREADS in the environment change the defaults, ``--bind`` and ``--workers`` win
-over both.
+Waitress fits a server that the phones reach with nothing in front. Its main
+thread reads every request whole (headers, then the body, a large one into a
+temporary file) before one of the worker threads sees it: a phone, or an
+attacker, sending a byte at a time holds a connection, never a thread, and the
+threads only run the app. One process, no fork and no signal handling, so the
+same command serves from Linux, macOS and Windows.
 """
 
-import os
-from pathlib import Path
+import errno
+import logging
+import socket
 from typing import Any
 
-wsgi_app = "scorekeeper:create_app()"
-bind = os.environ.get("BIND", "0.0.0.0:5000")
-workers = int(os.environ.get("WORKERS", "2"))
-threads = int(os.environ.get("THREADS", "4"))
-# The schema is created once, before the workers fork.
-preload_app = True
-# Phones poll every second: keep their connections open between polls.
-keepalive = 10
-accesslog = "-" if os.environ.get("ACCESS_LOG") else None
+from waitress.server import create_server
+
+from .config import StartupError
+
+CONNECTIONS = 500  # open connections at most (each one a file descriptor); more wait in the kernel's queue
+IDLE_SECONDS = 30  # a connection that sends nothing for this long is closed (the phones poll every second)
 
 
-def when_ready(server: Any) -> None:
-    from .lan import phone_urls
-    from .qr import qr_text
+def server_settings(bind: str, threads: int, body_max: int | None, behind_proxy: bool) -> dict[str, Any]:
+    """Waitress's settings: the same for the app and for the load benchmark's hello-world baseline.
 
-    app = server.app.wsgi()
-    uri = app.config.get("SQLALCHEMY_DATABASE_URI")  # absent from the load benchmark's hello-world app
-    if uri:
-        print(f"\nData folder: {app.instance_path}\nDatabase: {database_name(uri, app.instance_path)}", flush=True)
-    host, port = server.LISTENERS[0].sock.getsockname()[:2]  # the port bound, also when BIND asks for 0
-    urls = phone_urls(host, port)
-    print("\nHearts Scorekeeper is running. On the phones at this table, open:", flush=True)
-    for url in urls:
-        print(f"    {url}", flush=True)
-    print(f"or scan this code:\n{qr_text(urls[0])}(Ctrl+C stops the server.)\n", flush=True)
-
-
-def database_name(uri: str, instance: str) -> str:
-    """The database as a host reads it: a SQLite file's full path, a server's URL without its password.
-
-    >>> database_name("sqlite:///scorekeeper.sqlite", "/srv/hearts")
-    '/srv/hearts/scorekeeper.sqlite'
-    >>> database_name("postgresql+psycopg://ann:secret@db/hearts", "/srv/hearts")
-    'postgresql+psycopg://ann:***@db/hearts'
+    >>> settings = server_settings("0.0.0.0:5000", 8, 64 * 2**20, behind_proxy=False)
+    >>> settings["listen"], settings["connection_limit"], settings["clear_untrusted_proxy_headers"]
+    ('0.0.0.0:5000', 500, True)
     """
-    from sqlalchemy.engine import make_url
+    return {
+        "listen": bind,
+        "threads": threads,
+        "connection_limit": CONNECTIONS,
+        "channel_timeout": IDLE_SECONDS,
+        "cleanup_interval": 5,  # how often idle connections are looked for
+        # poll() where the platform has it: select() stops at file descriptor 1024 (waitress falls back on Windows)
+        "asyncore_use_poll": True,
+        # A body past the largest the app takes is refused before it is read (Flask refuses it again, per page).
+        **({"max_request_body_size": body_max} if body_max else {}),
+        # X-Forwarded-* is the app's to read behind a proxy (werkzeug's ProxyFix); without one, nobody's.
+        "clear_untrusted_proxy_headers": not behind_proxy,
+        "ident": "scorekeeper",
+    }
 
-    url = make_url(uri)
-    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
-        return str(Path(instance, url.database))  # Flask-SQLAlchemy reads a relative file in the instance folder
-    return url.render_as_string(hide_password=True)
+
+def listening_server(app: Any, settings: dict[str, Any]) -> Any:
+    """The server, listening already (so the banner's address answers); a StartupError when it cannot."""
+    bind = settings["listen"]
+    try:
+        return create_server(app, **settings)
+    except OSError as failed:
+        if failed.errno == errno.EADDRINUSE or getattr(failed, "winerror", None) == 10048:
+            host, _, port = bind.rpartition(":")
+            raise StartupError(f"{bind} is in use already (another server?): pick another port with --bind, "
+                               f"e.g. --bind {host}:{int(port) + 1}.") from None  # fmt: skip
+        if isinstance(failed, socket.gaierror) or failed.errno in (errno.EADDRNOTAVAIL, errno.EACCES):
+            raise StartupError(f"Cannot listen on {bind} ({failed.strerror}): give --bind an address of this "
+                               "machine and a port from 1024 up, e.g. --bind 0.0.0.0:5000.") from None  # fmt: skip
+        raise
+    except ValueError:
+        raise StartupError(f"--bind (or BIND) wants HOST:PORT, e.g. 0.0.0.0:5000, not {bind!r}.") from None
+
+
+def address(server: Any) -> tuple[str, int]:
+    """The host and port the server bound (the port the system picked, when BIND asks for 0)."""
+    host, port = server.effective_host, server.effective_port
+    return str(host), int(port)
+
+
+def run(server: Any) -> None:
+    """Serve until Ctrl+C; waitress's warnings (a full queue, a connection limit reached) go to the log."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    server.run()

@@ -2,14 +2,14 @@
 
     python scripts/bench_load.py [--seconds 20] [--tables 20] [--phones 80]
 
-1. Starts gunicorn as `make run` does (2 workers) on a fresh SQLite database
+1. Starts `scorekeeper serve` as `make run` does on a fresh SQLite database
    with one game per table.
 2. Table at play: each table records a hand through the API and reloads its
    table page every 2 s; each following phone polls its game's board every
    second with If-None-Match, as the follow view does. Prints requests per
    second, p50 and p95 latency, and errors.
 3. Throughput: wrk (apt-get install wrk) on the table page, the follow
-   board, a static file, and a hello-world Flask app on the same gunicorn
+   board, a static file, and a hello-world Flask app on the same server and
    settings, in turn for a few rounds; prints the medians and the ratios.
    Aims: no errors, p95 under 100 ms, table page / hello world at least 0.5, table page / a static
    file at least 0.25.
@@ -33,7 +33,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-from server import ROOT, call, gunicorn, running_server  # noqa: E402
+from server import ROOT, call, running_server, serving  # noqa: E402
 
 HANDS = [([4, 0, 9, 0], 1), ([0, 4, 0, 9], 2), ([2, 3, 4, 4], 0), ([1, 1, 1, 10], 3)]
 
@@ -128,8 +128,8 @@ def wrk(url: str, seconds: int) -> tuple[float, str]:
 
 @contextmanager
 def hello_server():
-    """The baseline: the same gunicorn and the same settings (scorekeeper/serving.py), serving hello_app."""
-    with gunicorn("hello_app:app", cwd=HERE, path="/") as hello:
+    """The baseline: the same server with the same settings (scorekeeper/serving.py), serving hello_app."""
+    with serving([sys.executable, "hello_app.py"], cwd=HERE, path="/") as hello:
         yield hello.base
 
 

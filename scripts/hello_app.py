@@ -1,6 +1,14 @@
-"""The baseline for scripts/bench_load.py: the smallest Flask app, on the same server."""
+"""The baseline for scripts/bench_load.py: the smallest Flask app, on the server and settings of `scorekeeper serve`.
+
+BIND=127.0.0.1:0 python scripts/hello_app.py
+"""
+
+import os
 
 from flask import Flask
+
+from scorekeeper import config, serving
+from scorekeeper.lan import url
 
 app = Flask(__name__)
 
@@ -8,3 +16,10 @@ app = Flask(__name__)
 @app.get("/")
 def hello() -> str:
     return "Hello, table!"
+
+
+if __name__ == "__main__":
+    bind = os.environ.get("BIND", "127.0.0.1:0")
+    server = serving.listening_server(app, serving.server_settings(bind, config.THREADS, config.IMPORT_MAX, False))
+    print(f"Listening on {url(*serving.address(server))}", flush=True)
+    serving.run(server)

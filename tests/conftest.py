@@ -13,6 +13,14 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 
 
+@pytest.fixture(autouse=True, scope="session")
+def data_folder(tmp_path_factory):
+    """The tests' own data folder: never the clone's instance/, its settings or its secret key."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path_factory.mktemp("data")))
+        yield
+
+
 def migrate(url):
     """Build the schema as the app does on its first start, and let go of the database."""
     app = create_app({"TESTING": True, "SECRET_KEY": "migrate", "SQLALCHEMY_DATABASE_URI": url})
@@ -29,7 +37,7 @@ def server_url():
 
 
 @pytest.fixture(scope="session")
-def migrated(server_url, tmp_path_factory):
+def migrated(data_folder, server_url, tmp_path_factory):
     """The schema, migrated once for the whole run.
 
     On SQLite, a file each test gets a copy of. On PostgreSQL, where making a database from a

@@ -1,9 +1,8 @@
-"""Start the real production server (gunicorn, as `make run` does) for a test."""
+"""Start the real production server (`scorekeeper serve`, as `make run` does) for a test."""
 
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -13,33 +12,38 @@ import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+SERVE = [sys.executable, "-m", "scorekeeper.main", "serve"]
 
 
 @dataclass
 class Server:
     base: str
     process: subprocess.Popen
+    log: Any
+
+    def said(self) -> str:
+        """What the server printed so far."""
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
 
     def kill(self) -> None:
-        """SIGKILL the master and its workers at once, as a power cut would."""
-        os.killpg(self.process.pid, signal.SIGKILL)
+        """Kill the server at once, as a power cut would."""
+        self.process.kill()
         self.process.wait(timeout=10)
 
 
 @contextmanager
-def gunicorn(app: str, cwd: Path = ROOT, env: dict | None = None, path: str = "/api/games"):
-    """gunicorn with the settings of `scorekeeper serve` on a port the system picks, until it answers ``path``."""
-    command = [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.serving", app]
+def serving(command: list[str], cwd: Path = ROOT, env: dict | None = None, path: str = "/api/games"):
+    """A server started by ``command`` on a port the system picks, once it announces it and answers ``path``."""
     env = {**os.environ, "BIND": "127.0.0.1:0", **(env or {})}  # a test may ask for a port again
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             base = wait_until_up(process, log, path)
-            yield Server(base, process)
+            yield Server(base, process, log)
         finally:
             if process.poll() is None:
                 process.terminate()
@@ -47,17 +51,18 @@ def gunicorn(app: str, cwd: Path = ROOT, env: dict | None = None, path: str = "/
 
 
 @contextmanager
-def running_server(database_url: str, workers: int = 2, threads: int = 4, extra_env: dict | None = None):
-    """The app as `make run` serves it, on ``database_url``."""
-    env = {
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "server-test",
-        "WORKERS": str(workers),
-        "THREADS": str(threads),
-        **(extra_env or {}),
-    }
-    with gunicorn("scorekeeper:create_app()", env=env) as server:
-        yield server
+def running_server(database_url: str, threads: int | None = None, extra_env: dict | None = None):
+    """The app as `make run` serves it (its THREADS unless told), on ``database_url``, with a data folder of its own."""
+    with tempfile.TemporaryDirectory() as data:
+        env = {
+            "SCOREKEEPER_INSTANCE": data,
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "server-test",
+            **({"THREADS": str(threads)} if threads else {}),
+            **(extra_env or {}),
+        }
+        with serving(SERVE, env=env) as server:
+            yield server
 
 
 def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 20) -> str:
@@ -69,7 +74,7 @@ def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 20
         output = log.read().decode(errors="replace")
         if process.poll() is not None:
             raise RuntimeError("the server stopped: " + output)
-        listening = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", output)
+        listening = re.search(r"Listening on (http://127\.0\.0\.1:\d+)", output)
         base = listening.group(1) if listening else None
         try:
             if base:

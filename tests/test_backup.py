@@ -1,7 +1,10 @@
 """`scorekeeper backup` of a server at work, `restore` into an empty instance, and the records' upkeep."""
 
 import json
+import sqlite3
+import stat
 import threading
+from contextlib import closing
 from datetime import datetime
 
 import pytest
@@ -190,3 +193,61 @@ def test_check_finds_a_game_that_does_not_replay_and_a_wrong_status(app, table, 
     assert found.exit_code == 1
     assert f"Game {broken} does not replay: hand 1: The hearts add up to 12" in found.output
     assert f"Game {broken - 1} is stored as finished." in found.output
+
+
+def test_a_new_data_folder_and_the_backups_are_private(tmp_path):
+    answer = scorekeeper("restore", str(write_export(tmp_path / "export.json")), instance=tmp_path / "new")
+    assert answer.exit_code == 0 and "Restored 1 game" in answer.output
+    assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == 0o700
+    for name in ("hearts.sqlite", "hearts.json"):
+        assert scorekeeper("backup", str(tmp_path / name), instance=tmp_path / "new").exit_code == 0
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
+
+
+def write_export(path, document=None):
+    game = {"players": ["Ann", "Ben", "Cat"], "hands": [{"hearts": [4, 0, 9], "queen": 1}]}
+    path.write_text(json.dumps(document or {"format": "hearts-scorekeeper", "version": 1, "games": [game]}))
+    return path
+
+
+def test_another_programs_sqlite_file_is_refused_and_nothing_stored(tmp_path):
+    with closing(sqlite3.connect(tmp_path / "recipes.sqlite")) as other:
+        other.execute("CREATE TABLE recipes (name TEXT, hearts INTEGER)")
+        other.execute("INSERT INTO recipes VALUES ('tart', 4)")
+        other.commit()
+    answer = scorekeeper("restore", str(tmp_path / "recipes.sqlite"), instance=tmp_path / "data")
+    assert answer.exit_code == 1
+    assert (
+        f"Nothing was restored. {tmp_path / 'recipes.sqlite'} is a SQLite database, but not a backup" in answer.output
+    )
+    assert exported(tmp_path / "data")["games"] == []
+
+
+def test_a_json_file_of_something_else_is_refused(tmp_path):
+    path = write_export(tmp_path / "games.json", {"games": [{"name": "chess", "players": ["Ann", "Ben"]}]})
+    answer = scorekeeper("restore", str(path), instance=tmp_path / "data")
+    assert (
+        answer.exit_code == 1 and "Nothing was restored. This file is not a Hearts Scorekeeper export." in answer.output
+    )
+
+
+def test_a_backup_from_a_newer_version_is_refused(tmp_path):
+    assert scorekeeper("restore", str(write_export(tmp_path / "x.json")), instance=tmp_path / "new").exit_code == 0
+    assert scorekeeper("backup", str(tmp_path / "newer.sqlite"), instance=tmp_path / "new").exit_code == 0
+    with closing(sqlite3.connect(tmp_path / "newer.sqlite")) as newer:
+        newer.execute("UPDATE alembic_version SET version_num = '0099'")
+        newer.commit()
+    answer = scorekeeper("restore", str(tmp_path / "newer.sqlite"), instance=tmp_path / "data")
+    assert answer.exit_code == 1 and "is a backup from a newer version of the app (schema 0099)" in answer.output
+
+
+def test_a_postgresql_backup_is_a_json_file_and_named_so(database_url, tmp_path):
+    if database_url.startswith("sqlite"):
+        pytest.skip("backing up PostgreSQL: this run is on SQLite")
+    create = scorekeeper(
+        "restore", str(write_export(tmp_path / "x.json")), instance=tmp_path, database_url=database_url
+    )
+    assert create.exit_code == 0
+    answer = scorekeeper("backup", str(tmp_path / "hearts.sqlite"), instance=tmp_path, database_url=database_url)
+    assert answer.exit_code == 1 and f"backup is a JSON export, so name it {tmp_path / 'hearts.json'}" in answer.output
+    assert not (tmp_path / "hearts.sqlite").exists()

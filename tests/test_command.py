@@ -1,9 +1,26 @@
-"""The `scorekeeper` command's data folder, and the docs served as pages."""
+"""The `scorekeeper` command's data folder and settings, and the docs served as pages."""
 
+import json
+from contextlib import contextmanager
+
+import pytest
 from click.testing import CliRunner
 
-from scorekeeper import paths
+from scorekeeper import create_app, paths
 from scorekeeper.main import main
+
+from server import SERVE, call, serving
+
+
+@contextmanager
+def patched_environment(**values):
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in values.items():
+            if value is None:
+                patch.delenv(name, raising=False)
+            else:
+                patch.setenv(name, value)
+        yield
 
 
 def test_the_data_folder_is_the_one_asked_for_else_the_clones_else_the_users(tmp_path, monkeypatch):
@@ -19,13 +36,95 @@ def test_the_data_folder_is_the_one_asked_for_else_the_clones_else_the_users(tmp
     assert paths.instance_folder() == tmp_path / ".local" / "share" / "scorekeeper"
 
 
-def test_the_instance_option_chooses_the_data_folder_and_says_so(tmp_path, monkeypatch):
-    monkeypatch.delenv("SCOREKEEPER_INSTANCE", raising=False)
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    answer = CliRunner().invoke(main, ["--instance", str(tmp_path / "night"), "check"], env={"SECRET_KEY": "x"})
+def test_the_instance_option_chooses_the_data_folder_and_says_so(tmp_path):
+    night = tmp_path / "night"
+    env = {"SECRET_KEY": "x", "SCOREKEEPER_INSTANCE": "", "DATABASE_URL": ""}  # restored after the run
+    answer = CliRunner().invoke(main, ["--instance", str(night), "restore", str(export(tmp_path))], env=env)
     assert answer.exit_code == 0, answer.output
-    assert f"Data folder: {tmp_path / 'night'}" in answer.output and "Checked 0 games" in answer.output
-    assert (tmp_path / "night" / "scorekeeper.sqlite").is_file()
+    assert f"Data folder: {night}" in answer.output and "Restored 1 game" in answer.output
+    assert (night / "scorekeeper.sqlite").is_file()
+
+
+def export(folder, games=1):
+    path = folder / "export.json"
+    game = {"players": ["Ann", "Ben", "Cat"], "hands": [{"hearts": [4, 0, 9], "queen": 1}]}
+    path.write_text(json.dumps({"format": "hearts-scorekeeper", "version": 1, "games": [game] * games}))
+    return path
+
+
+def scorekeeper(*arguments, instance, **env):
+    return CliRunner().invoke(main, list(arguments), env={"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": "",
+                                                          "SECRET_KEY": "", "BIND": "", **env})  # fmt: skip
+
+
+def settings_file(instance, text):
+    instance.mkdir(exist_ok=True)
+    path = instance / "settings.env"
+    path.write_text(text)
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize("command", [["check"], ["backup", "hearts.sqlite"], ["rebuild-records"]])
+def test_a_command_on_a_data_folder_without_a_database_says_so_and_makes_none(tmp_path, command):
+    answer = scorekeeper(*command, instance=tmp_path / "data")
+    assert answer.exit_code == 1
+    assert f"Error: There is no database at {tmp_path / 'data' / 'scorekeeper.sqlite'}" in answer.output
+    assert "DATABASE_URL" in answer.output and not (tmp_path / "data" / "scorekeeper.sqlite").exists()
+
+
+def test_a_command_on_an_empty_database_server_says_so(database_url, tmp_path):
+    if database_url.startswith("sqlite"):
+        pytest.skip("an empty database on a PostgreSQL server: this run is on SQLite")
+    answer = scorekeeper("check", instance=tmp_path, DATABASE_URL=database_url)
+    assert answer.exit_code == 1 and "There are no games at postgresql+psycopg://" in answer.output
+
+
+def test_the_settings_file_is_read_by_every_command_and_the_server(tmp_path):
+    elsewhere = tmp_path / "elsewhere" / "hearts.sqlite"
+    elsewhere.parent.mkdir()
+    settings_file(tmp_path / "data", f"# the club's database\nDATABASE_URL = sqlite:///{elsewhere}\n"
+                                     "SECRET_KEY='from the file'\n")  # fmt: skip
+    assert scorekeeper("restore", str(export(tmp_path, 2)), instance=tmp_path / "data").exit_code == 0
+    checked = scorekeeper("check", instance=tmp_path / "data")
+    assert checked.exit_code == 0 and "Checked 1 games" in checked.output and f"Database: {elsewhere}" in checked.output
+    assert not (tmp_path / "data" / "scorekeeper.sqlite").exists()
+    env = {"SCOREKEEPER_INSTANCE": str(tmp_path / "data"), "DATABASE_URL": "", "SECRET_KEY": ""}
+    with serving(SERVE, env=env) as server:
+        assert [game["players"] for game in call("GET", server.base + "/api/games")[1]["games"]] == [
+            ["Ann", "Ben", "Cat"]
+        ]
+
+
+def test_the_environment_wins_over_the_settings_file_and_the_file_over_the_defaults(tmp_path):
+    settings_file(tmp_path, "SCOREKEEPER_PASSCODE=correct horse battery staple\nTHREADS=3\n")
+    with patched_environment(SCOREKEEPER_INSTANCE=str(tmp_path), THREADS="5", SECRET_KEY=None):
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite'}"})
+    assert app.config["PASSCODE"] == "correct horse battery staple" and app.config["THREADS"] == 5
+    assert app.config["BIND"] == "0.0.0.0:5000" and app.config["SECRET_KEY"] == (tmp_path / "secret_key").read_text()
+
+
+@pytest.mark.parametrize(
+    "text, mode, words",
+    [
+        ("DATABSE_URL=sqlite:///x.sqlite\n", 0o600, "settings.env line 1: there is no setting 'DATABSE_URL'"),
+        ("\nsecret passcode on its own\n", 0o600, "settings.env line 2 is not a NAME=value line."),
+        ("THREADS=many\n", 0o600, "THREADS in {path} line 1 must be a whole number from 1 to 256."),
+        ("SCOREKEEPER_PASSCODE=correct horse\n", 0o644, "can be read by other users of this machine"),
+    ],
+)
+def test_a_settings_file_it_cannot_take_is_one_line(tmp_path, text, mode, words):
+    path = settings_file(tmp_path, text)
+    path.chmod(mode)
+    answer = scorekeeper("check", instance=tmp_path)
+    assert answer.exit_code == 1 and answer.output.count("\n") == 1
+    assert words.format(path=path) in answer.output and "secret passcode" not in answer.output
+
+
+def test_a_config_py_left_from_before_is_not_silently_ignored(tmp_path):
+    (tmp_path / "config.py").write_text('PASSCODE = "hearts"\n')
+    answer = scorekeeper("check", instance=tmp_path)
+    assert answer.exit_code == 1 and "config.py is no longer read: write its settings in" in answer.output
 
 
 def test_the_rules_page_is_reached_from_the_new_game_form(client):

@@ -69,7 +69,6 @@ def sandbox(tmp_path):
         "PIP_CONSTRAINT": str(ROOT / "constraints.txt"),
         **({"PIP_CACHE_DIR": cache.stdout.strip()} if cache.returncode == 0 else {}),
         "BIND": "127.0.0.1:0",
-        "WORKERS": "1",
         "SECRET_KEY": "readme-test",
     }
 

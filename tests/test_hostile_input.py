@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import create_app, instance_secret, private_sqlite_file, rules
+from scorekeeper import create_app, instance_secret, opening, rules
 from scorekeeper.db import db
 from scorekeeper.models import Game, Player
 from scorekeeper.service import games, restore
@@ -184,7 +184,7 @@ def test_a_chunked_body_past_the_limit_is_refused_not_cut(client, app):
 def test_the_real_server_refuses_a_chunked_body_past_the_limit(database_url):
     from server import running_server
 
-    with running_server(database_url, workers=1) as server:
+    with running_server(database_url) as server:
         host, port = server.base.removeprefix("http://").split(":")
         connection = http.client.HTTPConnection(host, int(port), timeout=30)
         body = padded({"players": ["Eve", "Mal", "Oz"]}, 1024 * 1024).encode()
@@ -319,7 +319,7 @@ def test_a_deleted_games_id_is_never_given_again(table, client):
 
 def test_the_secret_key_and_the_database_are_private_from_the_start(tmp_path):
     instance_secret(tmp_path)
-    private_sqlite_file("sqlite:///scores.sqlite", tmp_path)
+    opening.sqlite_file("sqlite:///scores.sqlite", tmp_path, create=True)
     for name in ("secret_key", "scores.sqlite"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
 

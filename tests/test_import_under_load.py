@@ -1,6 +1,6 @@
 """Point 7 of the security review: a 10,000-game import while four tables keep recording hands.
 
-The real server (gunicorn, as `make run` serves it) takes the import and the
+The real server (`scorekeeper serve`, as `make run` serves it) takes the import and the
 hands. Every hand posted during the import answers 201 (stored) or 503 (busy: nothing
 stored, try again), never 500, and every 201 is found stored afterwards.
 """

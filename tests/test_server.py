@@ -48,3 +48,12 @@ def test_the_server_plays_a_game_over_http(server):
         "POST", f"{server}/api/games/{game['id']}/hands", {"hearts": [13, 0, 0], "queen": 0, "moon_option": "add"}
     )
     assert status == 201 and after["totals"] == [0, 26, 26]
+
+
+def test_behind_a_proxy_the_banner_gives_the_phones_the_proxys_name_not_loopback(database_url):
+    proxied = {"SCOREKEEPER_BEHIND_PROXY": "1", "SCOREKEEPER_HOSTS": "hearts.example.org"}
+    with running_server(database_url, extra_env=proxied) as server:
+        said = server.said()
+    phones = said[said.index("Hearts Scorekeeper is running") :]
+    assert "On the phones, open:\n    https://hearts.example.org/\nor scan this code:" in phones
+    assert "127.0.0.1" not in phones and "http://" not in phones

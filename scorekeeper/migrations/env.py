@@ -1,6 +1,6 @@
 """Alembic's environment: run the migrations on the app's database.
 
-No logging set-up here (unlike Alembic's template): the app and gunicorn keep theirs.
+No logging set-up here (unlike Alembic's template): the app and its server keep theirs.
 """
 
 from alembic import context

@@ -25,6 +25,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 def backup(target: Path) -> str:
     """Write a consistent copy of the database to ``target``; the kind of copy written."""
     partial = target.with_name(target.name + ".partial")
+    private_empty_file(partial)
     source = sqlite_file()
     if source is not None and target.suffix != ".json":
         with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(partial)) as copy:
@@ -35,6 +36,12 @@ def backup(target: Path) -> str:
         kind = "JSON export"
     os.replace(partial, target)  # a reader of ``target`` never sees half a backup
     return kind
+
+
+def private_empty_file(path: Path) -> None:
+    """An empty file only its owner may read, like the database it will copy (SQLite's journal follows it)."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+    os.chmod(path, 0o600)  # a file left by an earlier, interrupted backup kept its own mode
 
 
 def snapshot() -> dict[str, object]:
@@ -80,15 +87,39 @@ def export_of_sqlite(source: Path) -> dict[str, object]:
     The copy is brought up to the current schema on the way, as any older backup needs,
     and the backup file itself is left as it was.
     """
-    from .. import create_app  # the app factory imports this module's neighbours
+    from .. import StartupError, create_app  # the app factory imports this module's neighbours
 
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / "backup.sqlite"
         with closing(sqlite3.connect(source)) as backup_file, closing(sqlite3.connect(copy)) as scratch_file:
             backup_file.backup(scratch_file)
-        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "SECRET_KEY": "restore"})
+            check_schema(scratch_file, source)
+        try:
+            app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "SECRET_KEY": "restore"}, create=False)
+        except StartupError as failed:
+            raise rules.RuleError(f"{source} cannot be read as a backup: {failed}") from None
         with app.app_context():
             document = as_json(all_games())
             db.session.remove()
             db.engine.dispose()
     return document
+
+
+def check_schema(backup: sqlite3.Connection, source: Path) -> None:
+    """A RuleError unless the SQLite file holds the app's tables, at a schema this version knows."""
+    from alembic.script import ScriptDirectory
+    from alembic.util.exc import CommandError
+
+    from .. import migrate
+
+    tables = {name for (name,) in backup.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    revision = None
+    if {"games", "players", "hands", "alembic_version"} <= tables:
+        revision = backup.execute("SELECT max(version_num) FROM alembic_version").fetchone()[0]
+    if revision is None:
+        raise rules.RuleError(f"{source} is a SQLite database, but not a backup of this app: it holds no games.")
+    try:
+        ScriptDirectory(migrate.directory).get_revision(revision)
+    except CommandError:
+        raise rules.RuleError(f"{source} is a backup from a newer version of the app (schema {revision}): "
+                              "update this one, then restore it.") from None  # fmt: skip

@@ -6,16 +6,13 @@ Reading one checks every game by the rules, as if entered by hand.
 """
 
 import csv
-import hashlib
 import io
-import json
 import re
-import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 
-from .. import rules
+from .. import rules, uids
 from .loaded import LoadedGame
 from .serialize import game_json, timestamp
 
@@ -74,7 +71,8 @@ def cell_text(text: str) -> str:
 class ExportedGame:
     """One game of an export, checked by the rules, not yet stored."""
 
-    uid: str
+    uid: str  # the export's, else content_uid
+    content_uid: str  # the uid its facts give it (uids.py): how a copy of it without a uid is known
     players: list[str]
     house: rules.HouseRules
     hands: list[rules.Hand]
@@ -120,18 +118,9 @@ def _read_game(exported: object) -> ExportedGame:
     if uid is not None and (not isinstance(uid, str) or not UID.fullmatch(uid)):
         raise rules.RuleError("its uid is not 32 hexadecimal digits.", {"uid": "32 hexadecimal digits."})
     created_at = _moment(exported.get("created_at"))
-    uid = uid or _uid_of(names, house, hands, created_at)
-    return ExportedGame(uid, names, house, hands, created_at, _moment(exported.get("updated_at")))
-
-
-def _uid_of(names: list[str], house: rules.HouseRules, hands: list[rules.Hand], created: datetime | None) -> str:
-    """A game exported before uids existed is known by what it holds, so importing it twice stores it once."""
-    played: list[list[object]] = [
-        [*hand.hearts, hand.queen, hand.jack, hand.all_tricks, hand.moon_option] for hand in hands
-    ]
-    facts = [names, house.as_dict(), played, created.isoformat() if created else None]
-    digest = hashlib.sha256(json.dumps(facts, ensure_ascii=False).encode()).digest()
-    return uuid.UUID(bytes=digest[:16], version=4).hex
+    content_uid = uids.content_uid(names, house.as_dict(), map(asdict, hands), created_at)
+    return ExportedGame(uid or content_uid, content_uid, names, house, hands, created_at,
+                        _moment(exported.get("updated_at")))  # fmt: skip
 
 
 def _facts_of_export(hand: object) -> dict[str, object]:

@@ -1,8 +1,8 @@
 """Importing an export (or restoring a backup): every game not already here, a batch at a time.
 
-The whole file is checked first, so a broken one stores nothing. Games whose
-uid is already stored are skipped, so importing the same file twice is
-harmless. Each batch is its own short transaction, and on SQLite the import
+The whole file is checked first, so a broken one stores nothing. A game already
+stored is skipped (``Known``), so importing the same file twice is harmless, and
+so is an old export or backup whose games had no uid. Each batch is its own short transaction, and on SQLite the import
 pauses between batches, so phones keep recording hands during a long import.
 """
 
@@ -25,7 +25,7 @@ PAUSE = 0.05  # s between batches on SQLite: long enough for a waiting phone's w
 @dataclass(frozen=True)
 class ImportReport:
     imported: list[int]  # ids of the games stored
-    already_here: int  # games of the file skipped: their uid was stored before (or twice in the file)
+    already_here: int  # games of the file skipped: stored before (or twice in the file)
 
     @property
     def message(self) -> str:
@@ -35,6 +35,22 @@ class ImportReport:
         if self.already_here:
             words += f"; {self.already_here} {'was' if self.already_here == 1 else 'were'} already here"
         return words + "."
+
+
+@dataclass(frozen=True)
+class Known:
+    """The games stored (or met earlier in the file), by their uids and content uids.
+
+    A game is one of them when its uid is one of their uids or content uids (a copy from before
+    uids: its uid is its content uid), or when its content uid is the very uid of one (a game first
+    stored from a copy without a uid). Two games with other uids are two games, even with the same facts.
+    """
+
+    uids: set[str | None]
+    content_uids: set[str | None]
+
+    def knows(self, game: ExportedGame) -> bool:
+        return game.uid in self.uids or game.uid in self.content_uids or game.content_uid in self.uids
 
 
 class ImportCutShort(Exception):
@@ -57,12 +73,13 @@ def import_games(document: object) -> ImportReport:
     """Store every game of a parsed export that is not here yet; a RuleError if any game breaks a rule."""
     games = read_games(document)
     imported: list[int] = []
-    seen: set[str] = set()
+    seen = Known(set(), set())
     for first in range(0, len(games), BATCH):
         batch = []
         for game in games[first : first + BATCH]:  # a game twice in the file is stored once
-            if game.uid not in seen:
-                seen.add(game.uid)
+            if not seen.knows(game):
+                seen.uids.add(game.uid)
+                seen.content_uids.add(game.content_uid)
                 batch.append(game)
         try:
             imported += _store_batch(batch)
@@ -77,9 +94,13 @@ def import_games(document: object) -> ImportReport:
 
 @changes_a_game
 def _store_batch(batch: list[ExportedGame]) -> list[int]:
+    asked = [uid for game in batch for uid in (game.uid, game.content_uid)]
     for _attempt in range(2):
-        stored = set(db.session.scalars(select(models.Game.uid).where(models.Game.uid.in_([g.uid for g in batch]))))
-        rows = [_game_row(game) for game in batch if game.uid not in stored]
+        stored = Known(
+            set(db.session.scalars(select(models.Game.uid).where(models.Game.uid.in_(asked)))),
+            set(db.session.scalars(select(models.Game.content_uid).where(models.Game.content_uid.in_(asked)))),
+        )
+        rows = [_game_row(game) for game in batch if not stored.knows(game)]
         db.session.add_all(rows)
         try:
             db.session.flush()
@@ -94,7 +115,7 @@ def _store_batch(batch: list[ExportedGame]) -> list[int]:
 
 def _game_row(exported: ExportedGame) -> models.Game:
     game = new_game_row(exported.players, exported.house.as_dict())
-    game.uid = exported.uid
+    game.uid, game.content_uid = exported.uid, exported.content_uid
     give_hands(game, exported.hands)
     game.created_at = exported.created_at or models.utcnow()
     game.updated_at = exported.updated_at or game.created_at  # a restore gives back the same export

@@ -1,9 +1,11 @@
-"""Checking a database: every game replays, what its rows keep matches the replay, and each
-player's summary matches their seats."""
+"""Checking a database: every game replays, what its rows keep matches the replay, each
+player's summary matches their seats, and no game is stored twice."""
 
+from collections import defaultdict
 from dataclasses import asdict, fields
 
-from .. import models, rules
+from .. import models, rules, uids
+from ..db import db
 from . import summary
 from .loaded import stored_games
 from .rows import facts_of, hand_columns, house_rules_of
@@ -28,7 +30,20 @@ def check() -> tuple[int, list[str]]:
         for player, record in zip(game.players, rules.seat_records(state), strict=True):
             if stored_record(player, record) != asdict(record):
                 problems.append(f"Game {game.id}: the stored record of {player.name} differs from the replay.")
-    return count, problems + summary.mismatches()
+    return count, problems + summary.mismatches() + copies()
+
+
+def copies() -> list[str]:
+    """Games that hold the same players, start and hands: one game stored twice (an old backup restored twice)."""
+    games: dict[str, list[int]] = defaultdict(list)
+    for game_id, uid in uids.stored_content_uids(db.session.connection()):
+        games[uid].append(game_id)
+    return [
+        f"Games {', '.join(map(str, ids[:-1]))} and {ids[-1]} are one game stored {len(ids)} times (the same "
+        "players, start and hands): delete all but one."
+        for ids in games.values()
+        if len(ids) > 1
+    ]
 
 
 def replay_checked(game: models.Game) -> rules.GameState:

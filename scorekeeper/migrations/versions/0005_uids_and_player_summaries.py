@@ -1,15 +1,20 @@
 """Games get a uid and never reuse an id; names match across Unicode spellings; each player's summary.
 
+Each game's uid is made from what it holds (scorekeeper/uids.py), so that a backup taken before this
+update, restored after it, finds its games already here. (The first release of this revision drew random
+uids; 0006 mends the databases it upgraded.)
+
 Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-30
 """
 
 import unicodedata
-import uuid
 
 import sqlalchemy as sa
 from alembic import op
+
+from scorekeeper import uids
 
 revision = "0005"
 down_revision = "0004"
@@ -28,7 +33,7 @@ def name_key(name: str) -> str:
 def upgrade() -> None:
     sqlite = op.get_bind().dialect.name == "sqlite"
     op.add_column("games", sa.Column("uid", sa.String(32), nullable=True))
-    fill_uids(op.get_bind())
+    uids.fill(op.get_bind(), "uid")
     # On SQLite only AUTOINCREMENT stops a deleted game's id being given again (PostgreSQL's sequences
     # never reuse one), and only a new table gets it: the one copy here, with every change to games.
     with op.batch_alter_table(
@@ -48,12 +53,6 @@ def upgrade() -> None:
         *(sa.Column(column, sa.Integer(), nullable=False) for column in SUMMED),
     )
     fill_summaries(op.get_bind())
-
-
-def fill_uids(connection: sa.Connection) -> None:
-    games = sa.table("games", sa.column("id", sa.Integer()), sa.column("uid", sa.String(32)))
-    for game_id in connection.execute(sa.select(games.c.id)).scalars().all():
-        connection.execute(games.update().where(games.c.id == game_id).values(uid=uuid.uuid4().hex))
 
 
 def fill_name_keys(connection: sa.Connection) -> None:

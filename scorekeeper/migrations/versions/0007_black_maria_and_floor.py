@@ -4,7 +4,7 @@ Old games keep today's meaning: the subtraction stops at 0, no Black Maria, and
 their hands name no K♠ or A♠.
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-11-30
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,135 @@
+"""Opening the database when the app starts, or saying in one line why it cannot.
+
+The schema is created on first start and upgraded after an update; then the app
+makes sure the database takes writes, so that a read-only one stops the start
+instead of failing every save later. Whatever keeps the database from opening
+(a bad URL, a missing driver, a server that does not answer, a damaged file)
+becomes a StartupError that names the database and what to do.
+"""
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from alembic import command
+from alembic.migration import MigrationContext
+from alembic.util.exc import CommandError
+from flask import Flask, current_app
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
+
+from .config import SETTINGS_FILE, StartupError, database_name
+from .db import db
+from .service import games
+
+DAMAGED = ("file is not a database", "malformed", "disk image")
+READ_ONLY = ("readonly", "read-only", "permission denied")
+
+
+def open_database(app: Flask, *, create: bool, writes: bool) -> None:
+    """Create or upgrade the schema (``create``: also in a new, empty database), then check it takes writes."""
+    name = database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
+    with failures(name):
+        before = schema_revision()
+        if before is None and not create and not inspect(db.engine).has_table("games"):
+            raise StartupError(f"There are no games at {name}: the database is empty. Is DATABASE_URL the "
+                               f"server's? (set it in {Path(app.instance_path, SETTINGS_FILE)})")  # fmt: skip
+        upgrade()
+        if before is not None and before != schema_revision():
+            games.rebuild_records()
+        if writes:
+            take_a_write()
+
+
+def upgrade() -> None:
+    """Alembic's upgrade to the newest revision (not Flask-Migrate's, which exits the process on an error)."""
+    command.upgrade(current_app.extensions["migrate"].migrate.get_config(), "head")
+
+
+def schema_revision() -> str | None:
+    with db.engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def take_a_write() -> None:
+    """Write, and take it back: a database this user may only read fails here, not at the first save."""
+    with db.engine.connect() as connection, connection.begin() as transaction:
+        connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+        transaction.rollback()
+
+
+def sqlite_file(uri: str, instance: Path, *, create: bool) -> None:
+    """A SQLite database's file: made readable by its owner only when new (its -wal and -shm files follow it);
+    a StartupError when it is missing and may not be made."""
+    try:
+        parsed = make_url(uri)
+    except ArgumentError:
+        return  # database_name says what is wrong with it
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return
+    path = instance / parsed.database
+    if path.exists():
+        return
+    if not create:
+        raise StartupError(f"There is no database at {path}: is this the server's data folder, and its "
+                           f"DATABASE_URL? (settings are read from {instance / SETTINGS_FILE})")  # fmt: skip
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    except OSError as failed:
+        raise StartupError(f"Cannot create the database {path} ({failed.strerror}): make its folder writable "
+                           "for this user, or choose another data folder with --instance.") from None  # fmt: skip
+
+
+@contextmanager
+def failures(name: str) -> Iterator[None]:
+    """What keeps the database ``name`` from opening, as a StartupError."""
+    try:
+        yield
+    except NoSuchModuleError as unknown:
+        kind = str(unknown).rpartition(":")[2]
+        raise StartupError(f"DATABASE_URL names a kind of database this app does not know ({kind}): "
+                           "use postgresql://… or sqlite:///….") from None  # fmt: skip
+    except ArgumentError:
+        raise StartupError("DATABASE_URL is not a database URL: write it as postgresql://USER:PASSWORD@HOST/NAME "
+                           "(or leave it out for the SQLite file in the data folder).") from None  # fmt: skip
+    except ImportError as missing:
+        raise StartupError(missing_driver(missing.name or "")) from None
+    except DatabaseError as failed:
+        raise StartupError(database_problem(name, failed)) from None
+    except CommandError as unknown:  # a revision this version does not have
+        raise StartupError(f"The database {name} was upgraded by a newer version of the app ({unknown}): "
+                           "install that version again.") from None  # fmt: skip
+
+
+def missing_driver(module: str) -> str:
+    """What to install when a database driver is missing.
+
+    >>> missing_driver("psycopg")[:59]
+    'The PostgreSQL driver (psycopg) is not installed: install t'
+    """
+    if module.startswith("psycopg"):
+        return ("The PostgreSQL driver (psycopg) is not installed: install the app with it, "
+                "pipx install --force '.[postgres]' (or pip install 'psycopg[binary]').")  # fmt: skip
+    return f"The database driver {module} is not installed: install it, or use PostgreSQL or SQLite."
+
+
+def database_problem(name: str, failed: DatabaseError) -> str:
+    """The driver's own first line, with what to do about it.
+
+    >>> from sqlalchemy.exc import OperationalError
+    >>> said = database_problem("/srv/x.sqlite", OperationalError("", {}, Exception("attempt to write a readonly db")))
+    >>> said[:79]
+    'The database /srv/x.sqlite is read-only for this user (attempt to write a reado'
+    """
+    said = (str(failed.orig).strip().splitlines() or [type(failed.orig).__name__])[0]
+    if any(word in said for word in DAMAGED):
+        return (f"The database {name} is damaged ({said}): restore the last backup into a new data folder, "
+                "scorekeeper --instance NEW-FOLDER restore BACKUP.")  # fmt: skip
+    if any(word in said.lower() for word in READ_ONLY):
+        return (f"The database {name} is read-only for this user ({said}): let it write the file and its folder, "
+                "or choose another data folder with --instance.")  # fmt: skip
+    if "unable to open" in said:
+        return f"Cannot open the database {name} ({said}): let this user read and write the file and its folder."
+    return f"Cannot use the database {name}: {said}. Check DATABASE_URL, and that the database server runs."

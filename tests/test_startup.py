@@ -1,0 +1,138 @@
+"""What keeps `scorekeeper serve` from starting is one line for the host and a non-zero exit, before it serves."""
+
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.db import db
+
+from server import ROOT
+
+pytestmark = pytest.mark.server
+
+SERVE = ["serve", "--bind", "127.0.0.1:0"]
+
+
+def scorekeeper(arguments, instance, env=None, as_a_user=False):
+    """The real command in a process of its own: its exit code and what it said (stdout, stderr)."""
+    kept = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "SECRET_KEY")}
+    command = [sys.executable, "-m", "scorekeeper.main", *arguments]
+    if as_a_user and os.geteuid() == 0:
+        command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", *command]  # file modes bind root too
+    done = subprocess.run(command, cwd=ROOT, env={**kept, "SCOREKEEPER_INSTANCE": str(instance), **(env or {})},
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    return done.returncode, done.stdout, done.stderr
+
+
+def refused(arguments, instance, **given):
+    """The one line the command said on stderr, once it stopped without serving."""
+    code, out, err = scorekeeper(arguments, instance, **given)
+    assert code == 1 and "Listening on" not in out, (code, out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), err
+    return lines[0]
+
+
+def database(instance, contents=None):
+    instance.mkdir(exist_ok=True)
+    path = instance / "scorekeeper.sqlite"
+    if contents is not None:
+        path.write_bytes(contents)
+    return path
+
+
+def test_a_data_folder_that_cannot_be_made(tmp_path):
+    (tmp_path / "locked").mkdir(mode=0o500)
+    said = refused(SERVE, tmp_path / "locked" / "data", as_a_user=True)
+    assert f"Cannot make the data folder {tmp_path / 'locked' / 'data'} (Permission denied)" in said
+
+
+@pytest.mark.parametrize("secret, words", [({}, "Cannot keep the secret key"), ({"SECRET_KEY": "x"}, "Cannot create")])
+def test_a_data_folder_this_user_cannot_write(tmp_path, secret, words):
+    (tmp_path / "data").mkdir(mode=0o500)
+    said = refused(SERVE, tmp_path / "data", env=secret, as_a_user=True)
+    assert words in said and str(tmp_path / "data") in said and "--instance" in said
+
+
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("not a url", "DATABASE_URL is not a database URL: write it as postgresql://"),
+        ("foo://db/hearts", "DATABASE_URL names a kind of database this app does not know (foo)"),
+        ("mysql://ann:secret@localhost/hearts", "The database driver MySQLdb is not installed"),
+        ("postgresql://ann:secret@127.0.0.1:1/hearts",
+         "Cannot use the database postgresql+psycopg://ann:***@127.0.0.1:1/hearts: connection failed"),
+    ],
+)  # fmt: skip
+def test_a_database_url_that_does_not_work(tmp_path, url, words):
+    said = refused(SERVE, tmp_path, env={"DATABASE_URL": url})
+    assert words in said and "secret" not in said
+
+
+def test_the_postgresql_driver_missing(tmp_path):
+    without_psycopg = "import sys; sys.modules['psycopg'] = None; from scorekeeper.main import main; main()"
+    env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path), "DATABASE_URL": "postgresql://ann@db/hearts"}
+    done = subprocess.run([sys.executable, "-c", without_psycopg, *SERVE], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 1 and done.stderr.splitlines() == [
+        "Error: The PostgreSQL driver (psycopg) is not installed: install the app with it, "
+        "pipx install --force '.[postgres]' (or pip install 'psycopg[binary]')."
+    ]
+
+
+def test_a_damaged_database_file(tmp_path):
+    path = database(tmp_path / "data", b"SQLite format 3\x00" + b"\x07" * 4000)
+    said = refused(SERVE, tmp_path / "data")
+    assert f"The database {path} is damaged" in said and "restore" in said
+
+
+def test_a_file_that_is_no_database_at_all(tmp_path):
+    path = database(tmp_path / "data", b"hearts night: Ann 40, Ben 12\n" * 200)
+    assert f"The database {path} is damaged (file is not a database)" in refused(SERVE, tmp_path / "data")
+
+
+def test_a_database_this_user_may_only_read(tmp_path):
+    path = database(tmp_path / "data")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "SECRET_KEY": "x"})
+    with app.app_context():
+        db.engine.dispose()
+    path.chmod(0o400)
+    said = refused(SERVE, tmp_path / "data", env={"SECRET_KEY": "x"}, as_a_user=True)
+    assert f"The database {path} is read-only for this user" in said
+
+
+def test_a_database_from_a_newer_version(tmp_path):
+    path = database(tmp_path / "data")
+    with closing(sqlite3.connect(path)) as newer:
+        newer.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)")
+        newer.execute("INSERT INTO alembic_version VALUES ('0099')")
+        newer.commit()
+    said = refused(SERVE, tmp_path / "data")
+    assert f"The database {path} was upgraded by a newer version of the app" in said and "0099" in said
+
+
+def test_a_port_in_use_says_to_pick_another(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        said = refused(["serve", "--bind", f"127.0.0.1:{port}"], tmp_path)
+    assert said == (f"Error: 127.0.0.1:{port} is in use already (another server?): pick another port with --bind, "
+                    f"e.g. --bind 127.0.0.1:{port + 1}.")  # fmt: skip
+
+
+def test_a_bind_that_is_no_address(tmp_path):
+    assert "wants HOST:PORT, e.g. 0.0.0.0:5000, not 'five thousand'" in refused(
+        ["serve", "--bind", "five thousand"], tmp_path
+    )
+
+
+def test_workers_are_gone_with_a_word_on_threads(tmp_path):
+    code, _, err = scorekeeper(["serve", "--workers", "2"], tmp_path)
+    assert code == 2 and "--workers is gone: the server is one process now" in err and "--threads" in err
