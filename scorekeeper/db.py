@@ -1,6 +1,8 @@
 """The database handle, and the SQLite settings that keep a table's games safe."""
 
+import itertools
 import sqlite3
+import weakref
 from typing import TYPE_CHECKING
 
 from flask_sqlalchemy import SQLAlchemy
@@ -33,6 +35,17 @@ def _tune_sqlite(connection: object, _record: object) -> None:
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+
+
+_engines: "weakref.WeakKeyDictionary[Engine, int]" = weakref.WeakKeyDictionary()
+_numbers = itertools.count(1)
+
+
+def engine_number() -> int:
+    """The app's database connection, numbered within the process: what is kept from one database is never taken
+    for another's, be it another app's (a restore reads a backup through an app of its own) or one on the same
+    address emptied and filled again."""
+    return _engines.setdefault(db.engine, next(_numbers))
 
 
 def is_busy(problem: OperationalError) -> bool:

@@ -21,35 +21,11 @@ def options(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
 
 
 STANDARD_CYCLE = "standard"
-PASS_CYCLE_CHOICES = options(
-    [
-        (STANDARD_CYCLE, "Standard: left, right, across, hold with 4 players; left, right, hold with 3 or 5"),
-        ("left-right-across-hold", "Left, right, across, hold (4 players only)"),
-        ("left-across-right-hold", "Left, across, right, hold (4 players only)"),
-        ("left-right-hold", "Left, right, hold"),
-        ("none", "No passing"),
-    ]
-)
-MOON_CHOICES = options(
-    [
-        ("choose", "The shooter chooses each time (the app advises)"),
-        ("add", "Always: everyone else gets +26"),
-        ("subtract", "Always: the shooter gets −26"),
-    ]
-)
-TIE_CHOICES = options(
-    [
-        ("play-on", "Play on until one player alone has the lowest total"),
-        ("share", "Tied lowest players share the win"),
-    ]
-)
+PASS_CYCLE_CHOICES = options([(STANDARD_CYCLE, rules.words.STANDARD_CYCLE), *rules.pass_cycle_choices().items()])
+MOON_CHOICES = options(list(rules.moon_choices().items()))
+TIE_CHOICES = options(list(rules.words.TIE_CHOICES.items()))
 SEAT_CHOICES = options([(seat, f"Player {seat + 1}") for seat in range(rules.MAX_PLAYERS)])
 TARGET_CHOICES = options([(str(target), str(target)) for target in rules.TARGET_PRESETS] + [("custom", "Other")])
-SWITCH_LABELS = {  # one label for each on/off house rule (rules.SWITCHES)
-    "sun": "Shooting the sun: taking every trick gives everyone else 52",
-    "omnibus": "Omnibus: the J♦ scores −10 for whoever takes it",
-    "exact_reset": "Exact reset: a total landing exactly on the target goes back to 0",
-}
 
 
 def seat_or_text(value: object) -> object:
@@ -65,11 +41,23 @@ def seat_or_text(value: object) -> object:
     return int(text) if digits.isascii() and digits.isdecimal() and len(digits) < 10 else text
 
 
+def on_or_off(value: object) -> object:
+    """A house rule asked as a choice of two (True or False), from the form's own values; anything else as sent,
+    for the field to refuse as no choice of its own.
+
+    >>> on_or_off("True"), on_or_off(False), on_or_off("maybe")
+    (True, False, 'maybe')
+    """
+    return {"True": True, "False": False}.get(value, value) if isinstance(value, str) else value
+
+
 class HouseRuleFields(Form):
     """The house rules both forms offer, one field for each key of rules.HouseRules but the target.
 
     The target differs (presets on the new-game form, a number on the blank
     sheet), so each form brings its own and says what it holds in ``target_value``.
+    An on/off rule that is on unless chosen is asked as a choice of two, not a box
+    to tick: a blank sheet's old address, which leaves it out, keeps it on.
     """
 
     first_dealer = RadioField(
@@ -84,7 +72,12 @@ class HouseRuleFields(Form):
         return self["target"].data
 
     def switches(self) -> list[Field]:
-        return [self[key] for key in rules.SWITCHES]
+        """The boxes to tick."""
+        return [self[key] for key in rules.SWITCHES if isinstance(self[key], BooleanField)]
+
+    def choices(self) -> list[Field]:
+        """The rules chosen among a few answers, in the order of rules.HouseRules."""
+        return [self[key] for key in rules.RULE_KEYS if key not in CHOSEN_APART and isinstance(self[key], RadioField)]
 
     def house_rules(self) -> dict[str, object]:
         """The house rules the fields chose, for the rules core to check."""
@@ -95,8 +88,13 @@ class HouseRuleFields(Form):
         return {**chosen, "target": self.target_value()}
 
 
-for _key in rules.SWITCHES:
-    setattr(HouseRuleFields, _key, BooleanField(SWITCH_LABELS[_key]))
+CHOSEN_APART = ("target", "first_dealer")  # each form shows these its own way
+for _key, _label in rules.switch_labels().items():
+    if getattr(rules.HouseRules(), _key):
+        _answers = options(list(rules.switch_answers()[_key].items()))
+        setattr(HouseRuleFields, _key, RadioField(_label, choices=_answers, coerce=on_or_off, default=True))
+    else:
+        setattr(HouseRuleFields, _key, BooleanField(_label))
 
 
 class NewGameForm(FlaskForm, HouseRuleFields):
@@ -126,6 +124,23 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             "pass_cycle": STANDARD_CYCLE if standard else house.pass_cycle,
         }
 
+    @staticmethod
+    def preset_data(preset: rules.Preset) -> dict[str, object]:
+        """The house-rule fields a preset fills in: all of them but who deals first."""
+        data = NewGameForm.data_from([], rules.HouseRules(**preset.rules))  # type: ignore[arg-type]
+        data["pass_cycle"] = preset.rules.get("pass_cycle", STANDARD_CYCLE)
+        return {key: data[key] for key in (*rules.RULE_KEYS, "custom_target") if key != "first_dealer"}
+
+    def presets(self) -> dict[str, dict[str, object]]:
+        """Each preset's fields as the page's script sets them (static/new-game.js): a box ticked, a value chosen."""
+        return {
+            preset.key: {
+                name: value if isinstance(self[name], BooleanField) else "" if value is None else str(value)
+                for name, value in self.preset_data(preset).items()
+            }
+            for preset in rules.PRESETS
+        }
+
     def names(self) -> list[str]:
         return [name for name in (entry.data or "" for entry in self.players) if name.strip()]
 
@@ -139,9 +154,6 @@ class ActionForm(FlaskForm):
     """A button that changes something: CSRF, and the hand it is about."""
 
     number = HiddenField()
-
-
-HAND_FIELDS = ("hearts", "queen", "jack", "all_tricks", "moon_option")  # in the order the page shows them
 
 
 class HandForm(FlaskForm):
@@ -158,8 +170,7 @@ class HandForm(FlaskForm):
         min_entries=rules.MIN_PLAYERS,
         max_entries=rules.MAX_PLAYERS,
     )
-    queen = RadioField("Who took the Q♠", choices=[], coerce=seat_or_text, validate_choice=False)
-    jack = RadioField("Who took the J♦", choices=[], coerce=seat_or_text, validate_choice=False)
+    # And a field for each penalty card (below), named as the rules name it.
     all_tricks = RadioField("Took every trick", choices=[], coerce=seat_or_text, validate_choice=False)
     moon_option = RadioField("Moon", choices=options([("add", "add"), ("subtract", "subtract")]), validate_choice=False)
 
@@ -174,8 +185,8 @@ class HandForm(FlaskForm):
         for seat, entry in enumerate(self.hearts):
             entry.label.text = players[seat] if seat < len(players) else f"Seat {seat}"
         seats = list(enumerate(players))
-        self.queen.choices = options(seats)
-        self.jack.choices = options(seats)
+        for card in rules.PENALTY_CARDS:
+            self[card.key].choices = options(seats)
         self.all_tricks.choices = options([("", "Nobody"), *seats])
         return self
 
@@ -183,8 +194,7 @@ class HandForm(FlaskForm):
         """What was entered, all of it: the rules refuse a card the house rules do not play."""
         return {
             "hearts": [entry.data for entry in self.hearts],
-            "queen": self.queen.data,
-            "jack": self.jack.data,
+            **{card.key: self[card.key].data for card in rules.PENALTY_CARDS},
             "all_tricks": self.all_tricks.data,
             "moon_option": self.moon_option.data or None,
         }
@@ -193,15 +203,20 @@ class HandForm(FlaskForm):
         """The first part of the form at fault, top to bottom: where a refused save returns the player."""
         if self.form_errors:
             return "form"
-        return next((name for name in HAND_FIELDS if self.errors.get(name)), None)
+        return next((name for name in rules.FACT_KEYS if self.errors.get(name)), None)
 
     def fill(self, scored: rules.ScoredHand) -> None:
         hand = scored.hand
         for entry, count in zip(self.hearts, hand.hearts, strict=True):
             entry.data = count
-        self.queen.data, self.jack.data = hand.queen, hand.jack
+        for card in rules.PENALTY_CARDS:
+            self[card.key].data = hand.taker(card)
         self.all_tricks.data = hand.all_tricks if hand.all_tricks is not None else ""
         self.moon_option.data = scored.moon.option if scored.moon and scored.moon.option != "sun" else None
+
+
+for _card in rules.PENALTY_CARDS:
+    setattr(HandForm, _card.key, RadioField(_card.question, choices=[], coerce=seat_or_text, validate_choice=False))
 
 
 FIELD_OF_RULE = {"rules.target": "custom_target", "players": "players"}

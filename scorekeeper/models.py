@@ -7,9 +7,10 @@ seat's record) is kept beside them only as a cache the service layer refreshes.
 import uuid
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from . import rules
 from .db import Model
 from .rules import NAME_MAX
 
@@ -40,11 +41,10 @@ class Game(Model):
     target: Mapped[int]
     pass_cycle: Mapped[str] = mapped_column(String(32))
     moon: Mapped[str] = mapped_column(String(16))
-    sun: Mapped[bool]
-    omnibus: Mapped[bool]
     tie: Mapped[str] = mapped_column(String(16))
     first_dealer: Mapped[int]
-    exact_reset: Mapped[bool] = mapped_column(default=False)
+    # And a column for each on/off house rule (below).
+
     # Kept in step with the replayed hands by the service layer, so lists can
     # put games in progress first without replaying every game.
     finished: Mapped[bool] = mapped_column(default=False, index=True)
@@ -108,11 +108,18 @@ class Hand(Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     number: Mapped[int]
     hearts: Mapped[list[int]] = mapped_column(JSON)
-    queen: Mapped[int]
-    jack: Mapped[int | None]
+    # And a column for each penalty card (below): the seat that took it.
     all_tricks: Mapped[int | None]
     moon_option: Mapped[str | None] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# The on/off house rules and the penalty cards are columns named as the rules name them (rows.py converts by
+# name), one for each of rules.SWITCHES and rules.PENALTY_CARDS: a new one needs a migration, and nothing here.
+for _switch in rules.SWITCHES:
+    setattr(Game, _switch, mapped_column(Boolean, nullable=False, default=getattr(rules.HouseRules(), _switch)))
+for _card in rules.PENALTY_CARDS:
+    setattr(Hand, _card.key, mapped_column(Integer, nullable=_card.rule is not None))
 
 
 class PlayerSummary(Model):

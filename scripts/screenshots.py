@@ -36,6 +36,49 @@ def seed_long_names(client):
     return game["id"]
 
 
+def seed_variants(client):
+    """A Black Maria game for three, and five long names passing two seats away: the tables of docs/rules.md."""
+    maria = client.post(
+        "/api/games", json={"players": ["Ann", "Ben", "Cat"], "rules": {"black_maria": True, "pass_cycle": "right"}}
+    ).json
+    for hand in [{"hearts": [4, 0, 9], "queen": 1, "king": 2, "ace": 0},
+                 {"hearts": [13, 0, 0], "queen": 0, "king": 0, "ace": 0, "moon_option": "add"}]:  # fmt: skip
+        client.post(f"/api/games/{maria['id']}/hands", json=hand)
+    cycle = {"pass_cycle": "left-right-left2-right2-hold"}
+    five = client.post("/api/games", json={"players": FIVE_NAMES, "rules": cycle}).json
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4)]:
+        client.post(f"/api/games/{five['id']}/hands", json={"hearts": hearts, "queen": queen})
+    return maria["id"], five["id"]
+
+
+FIVE_NAMES = ["Christina", "Christopher", "Alexandra", "Alexander", "Maximilian"]
+
+
+def variant_shots(browser, base, maria, five, out, scheme):
+    """The new-game form with its presets, the table pages and the sheets of the two tables, on a small phone."""
+    context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    pages = {
+        "new-black-maria": "/games/new?preset=black-maria",
+        "maria-table": f"/games/{maria}",
+        "maria-sheet": f"/games/{maria}/sheet",
+        "maria-blank": "/sheets/blank?players=3&black_maria=y&pass_cycle=right",
+        "two-seat-table": f"/games/{five}",
+        "two-seat-sheet": f"/games/{five}/sheet",
+        "two-seat-review": f"/games/{five}/review",
+    }
+    for name, path in pages.items():
+        page.goto(base + path)
+        page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=True)
+    page.goto(f"{base}/games/{maria}")
+    page.get_by_role("group", name="Hearts taken by Ben").get_by_text("13", exact=True).click()
+    for card in ("Q♠", "K♠ (+10)", "A♠ (+7)"):
+        page.get_by_role("group", name=f"Who took the {card}").get_by_text("Ben", exact=True).click()
+    page.locator("[data-advised]:not([hidden])").wait_for()
+    page.screenshot(path=str(out / f"maria-moon-{scheme}.png"))
+    context.close()
+
+
 def long_names_shots(browser, base, game, out, scheme):
     """The first screen at 360 x 740, a refused save, and a moon, as a new player would see them."""
     context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
@@ -81,6 +124,7 @@ def main(out: Path) -> None:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/shots.sqlite", "SECRET_KEY": "shots"})
         playing, over = seed(app.test_client())
         five = seed_long_names(app.test_client())
+        maria, two_seat = seed_variants(app.test_client())
         pages = {
             "home": "/",
             "new": "/games/new",
@@ -105,6 +149,7 @@ def main(out: Path) -> None:
                 shoot_the_table_display(browser, f"{base}/games/{playing}/follow", out, scheme)
                 context.close()
                 long_names_shots(browser, base, five, out, scheme)
+                variant_shots(browser, base, maria, two_seat, out, scheme)
             browser.close()
 
 

@@ -29,11 +29,11 @@ MAX_HANDS = 60
 def random_hand(rng: random.Random, players: int) -> rules.Hand:
     if rng.random() < 0.04:  # a moon now and then
         shooter = rng.randrange(players)
-        return rules.Hand(tuple(13 * (seat == shooter) for seat in range(players)), shooter)
-    cuts = sorted(rng.randint(0, 13) for _ in range(players - 1))
-    hearts = tuple(b - a for a, b in zip([0, *cuts], [*cuts, 13], strict=True))
+        return rules.Hand(tuple(rules.HEARTS * (seat == shooter) for seat in range(players)), shooter)
+    cuts = sorted(rng.randint(0, rules.HEARTS) for _ in range(players - 1))
+    hearts = tuple(b - a for a, b in zip([0, *cuts], [*cuts, rules.HEARTS], strict=True))
     queen = rng.randrange(players)
-    if hearts[queen] == 13:
+    if hearts[queen] == rules.HEARTS:
         queen = (queen + 1) % players
     return rules.Hand(hearts, queen)
 

@@ -5,8 +5,7 @@
 // its hand over with OfflineTable.queue(hand).
 (function () {
   "use strict";
-  var QUEEN = 13, JACK = -10, HEARTS = 13;
-  var facts, game, names, form, banner, box;
+  var facts, game, names, form, rules, banner, box;
 
   // The page's own save may swap in a fresh copy of the page: find everything again each time.
   function lookup() {
@@ -16,6 +15,8 @@
     facts = JSON.parse(source.textContent);
     game = facts.game;
     names = facts.players;
+    rules = JSON.parse(form.dataset.rules); // the hand's cards and points, from the rules core
+
     banner = document.getElementById("connection");
     box = document.getElementById("conflict");
     return true;
@@ -28,22 +29,19 @@
   }
   function seat(name) { var value = chosen(name); return value === null ? null : Number(value); }
 
-  function shooter(hand) { return hand.queen !== null && hand.hearts[hand.queen] === HEARTS ? hand.queen : null; }
+  // table.js's reading of the rules (window.HandRules): it runs before the page's first render below.
+  function shooter(hand) { return window.HandRules.shooter(rules, hand); }
 
-  // The one sum the page does without the server: a hand's raw points (hearts, +13 for the Q♠,
-  // −10 for the J♦). Moons, the sun, resets and the end of the game stay with the rules core: a moon
-  // hand recorded offline shows "moon: scored when back online" and adds nothing until then.
-  function rawPoints(hand) {
-    return hand.hearts.map(function (hearts, at) {
-      return hearts + (hand.queen === at ? QUEEN : 0) + (facts.jack && hand.jack === at ? JACK : 0);
-    });
-  }
+  // The one sum the page does without the server: a hand's raw points, the hearts and each penalty card
+  // at the points the form carries (table.js). Moons, the sun, resets and the end of the game stay with
+  // the rules core: a moon hand recorded offline shows "moon: scored when back online" and adds nothing.
+  function rawPoints(hand) { return window.HandRules.rawPoints(rules, hand); }
 
   function nextNumber(queue) { return queue.length ? queue[queue.length - 1].number + 1 : facts.ahead[0].number; }
 
   function handFromForm(number) {
-    var hand = { number: number, hearts: names.map(function (_, at) { return seat("hearts-" + at); }), queen: seat("queen") };
-    hand.jack = form.querySelector('input[name="jack"]') ? seat("jack") : null;
+    var hand = { number: number, hearts: names.map(function (_, at) { return seat("hearts-" + at); }) };
+    rules.cards.forEach(function (card) { hand[card.key] = seat(card.key); });
     hand.all_tricks = form.querySelector('input[name="all_tricks"]') ? seat("all_tricks") : null;
     var option = chosen("moon_option");
     if (option) hand.moon_option = option;
@@ -111,7 +109,7 @@
     var deals = section.appendChild(element("p"));
     deals.append(element("strong", names[ahead.dealer]), " deals. The holder of " + facts.leads + " leads.");
     if (facts.removed.length) deals.append(" Remove the " + facts.removed.join(" and ") + ".");
-    section.appendChild(element("p", ahead.passes.length ? "Pass 3 cards " + ahead.pass : "Hold: no passing", "pass"));
+    section.appendChild(element("p", ahead.pass, "pass")); // "Pass 3 cards across", in the rules' words
     var list = section.appendChild(element("ul", undefined, "passes"));
     ahead.passes.forEach(function (pair) { list.appendChild(element("li", names[pair[0]] + " → " + names[pair[1]])); });
     var title = form.querySelector("h2");
@@ -136,8 +134,9 @@
 
   function describe(hand) {
     var words = names.map(function (name, at) { return name + " " + hand.hearts[at] + "♥"; }).join(", ");
-    words += " · Q♠ " + names[hand.queen];
-    if (hand.jack !== null && hand.jack !== undefined) words += " · J♦ " + names[hand.jack];
+    rules.cards.forEach(function (card) {
+      if (hand[card.key] !== null && hand[card.key] !== undefined) words += " · " + card.name + " " + names[hand[card.key]];
+    });
     return words;
   }
 
@@ -195,7 +194,7 @@
     var hand = handFromForm(nextNumber(waiting));
     var count = hand.hearts.reduce(function (sum, hearts) { return sum + (hearts || 0); }, 0);
     // Incomplete: the page's own save and live check say what is missing.
-    if (count !== HEARTS || hand.queen === null) return;
+    if (count !== rules.hearts || rules.cards.some(function (card) { return hand[card.key] === null; })) return;
     if (shooter(hand) !== null && form.querySelector('input[name="moon_option"]') && !hand.moon_option) return;
     event.stopImmediatePropagation();
     queue(hand);
@@ -204,6 +203,9 @@
   window.addEventListener("online", flush);
   window.addEventListener("offline", render);
   setInterval(flush, 5000); // the Wi-Fi may be up while the server was away: ask again now and then
-  render();
-  flush();
+  // Loaded early (offline, or hands waiting), this script may run before the page's own deferred table.js,
+  // which has always run by DOMContentLoaded.
+  function start() { render(); flush(); }
+  if (window.HandRules) start();
+  else document.addEventListener("DOMContentLoaded", start);
 })();

@@ -31,10 +31,13 @@
   }
 
   function orNull(value) { return value === undefined ? null : value; }
+  // Every fact of this phone's hand as stored: the hearts, each card it names, every trick, the moon's option.
   function sameHand(stored, hand) {
-    return Boolean(stored) && stored.hearts.join() === hand.hearts.join() && stored.queen === hand.queen &&
-      orNull(stored.jack) === orNull(hand.jack) && orNull(stored.all_tricks) === orNull(hand.all_tricks) &&
-      (!hand.moon_option || (stored.moon && stored.moon.option) === hand.moon_option);
+    return Boolean(stored) && Object.keys(hand).every(function (key) {
+      if (key === "hearts") return stored.hearts.join() === hand.hearts.join();
+      if (key === "moon_option") return !hand.moon_option || (stored.moon && stored.moon.option) === hand.moon_option;
+      return key === "number" || orNull(stored[key]) === orNull(hand[key]);
+    });
   }
 
   // A refusal, with the server's hand under that number (if any) to show beside this phone's.

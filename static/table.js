@@ -2,10 +2,27 @@
 // On the hand form: a live check that says what is missing, the last player's hearts filled in,
 // a moon's options with the advice chosen, and a save done in place ("Hand 7 saved · Undo").
 // The correct-a-hand page adds correct.js, the new-game page has new-game.js: the table page loads this alone.
+// No rule is written here: the hearts in a hand, the penalty cards, their points and the moon's words come
+// with the form (data-rules, from the rules core).
 (function () {
   "use strict";
-  var HEARTS = 13;
   var NOTE_SECONDS = 8;
+
+  // Who shot the moon in a hand as the API writes it: every heart and every card a moon needs; else null.
+  function shooterOf(rules, hand) {
+    var seat = hand.hearts.indexOf(rules.hearts);
+    if (!rules.moon || seat === -1) return null;
+    return rules.cards.every(function (card) { return !card.moon || hand[card.key] === seat; }) ? seat : null;
+  }
+  // A hand's points before the moon: its hearts, and each card to whoever took it.
+  function rawPointsOf(rules, hand) {
+    return hand.hearts.map(function (hearts, seat) {
+      return rules.cards.reduce(function (sum, card) {
+        return sum + (hand[card.key] === seat ? card.points : 0);
+      }, (hearts || 0) * rules.heart_points);
+    });
+  }
+  window.HandRules = { shooter: shooterOf, rawPoints: rawPointsOf }; // for the offline table (offline-table.js)
 
   function chosen(form, name) {
     var input = form.querySelector('input[name="' + name + '"]:checked');
@@ -54,10 +71,12 @@
   function handForm(form) {
     var players = JSON.parse(form.dataset.players);
     var short = form.dataset.short ? JSON.parse(form.dataset.short) : players;
+    var rules = JSON.parse(form.dataset.rules);
+    var HEARTS = rules.hearts;
     var live = form.querySelector("#live-check");
-    var panel = form.querySelector("#moon-panel");
+    var panel = form.querySelector("#moon-panel"); // none when the game plays no moon
     var button = form.querySelector('.save-bar button[type="submit"]');
-    var outcomes = panel.dataset.outcomes ? JSON.parse(panel.dataset.outcomes) : {};
+    var outcomes = panel && panel.dataset.outcomes ? JSON.parse(panel.dataset.outcomes) : {};
     var touched = {};
     var lastRow = 0;
     var asked = 0;
@@ -78,15 +97,22 @@
       if (chip) chip.checked = true;
     }
 
-    function moonOn() { return !panel.hidden && panel.querySelector('input[name="moon_option"]') !== null; }
+    function moonOn() {
+      return Boolean(panel) && !panel.hidden && panel.querySelector('input[name="moon_option"]') !== null;
+    }
 
     function facts() {
-      var body = { hearts: players.map(function (_, seat) { return hearts(seat); }), queen: checked(form, "queen") };
-      if (form.querySelector('input[name="jack"]')) body.jack = checked(form, "jack");
+      var body = { hearts: players.map(function (_, seat) { return hearts(seat); }) };
+      rules.cards.forEach(function (card) { body[card.key] = checked(form, card.key); });
       if (form.querySelector('input[name="all_tricks"]')) body.all_tricks = checked(form, "all_tricks");
       var option = chosen(form, "moon_option");
       if (option !== null && moonOn()) body.moon_option = option;
       return body;
+    }
+
+    // The first penalty card nobody was said to take.
+    function cardMissing() {
+      return rules.cards.filter(function (card) { return checked(form, card.key) === null; })[0] || null;
     }
 
     function heartsWords(count) {
@@ -102,10 +128,8 @@
         var seat = count < HEARTS && open.length ? open[0] : lastRow;
         return { field: row(seat), message: heartsWords(count) + " · check " + players[seat] + "’s row" };
       }
-      if (checked(form, "queen") === null) return { field: form.querySelector("#queen"), message: "Who took the Q♠?" };
-      if (form.querySelector('input[name="jack"]') && checked(form, "jack") === null) {
-        return { field: form.querySelector("#jack"), message: "Who took the J♦?" };
-      }
+      var card = cardMissing();
+      if (card) return { field: form.querySelector("#" + card.key), message: card.ask };
       if (moonOn() && chosen(form, "moon_option") === null) {
         return { field: panel, message: "Choose the moon option." };
       }
@@ -129,19 +153,17 @@
       if (input) input.focus({ preventScroll: true });
     }
 
-    function shooterNow() {
-      var queen = checked(form, "queen");
-      return queen !== null && hearts(queen) === HEARTS ? queen : null;
-    }
+    function shooterNow() { return shooterOf(rules, facts()); }
 
     function labelSave() {
       var option = moonOn() ? chosen(form, "moon_option") : null;
       var shooter = shooterNow();
       if (option === null || shooter === null) { button.textContent = button.dataset.label; return; }
-      button.textContent = button.dataset.label + " · " + (option === "add" ? "others +26" : short[shooter] + " −26");
+      button.textContent = button.dataset.label + " · " + rules.moon[option].replace("{shooter}", short[shooter]);
     }
 
     function showMoon(shooter, moon) {
+      if (!panel) return;
       var isSun = shooter !== null && checked(form, "all_tricks") === shooter;
       var wasHidden = panel.hidden;
       panel.hidden = shooter === null || isSun;
@@ -190,14 +212,14 @@
 
     function check() {
       var count = total();
-      var queen = checked(form, "queen");
+      var card = cardMissing();
       showMoon(shooterNow(), null);
       var words = count === 0 || count === HEARTS ? count + " of " + HEARTS + " hearts" : heartsWords(count);
-      if (count === HEARTS && queen === null) words += " · who took the Q♠?";
-      say(words, count === HEARTS && queen !== null ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
-      if (count === HEARTS && queen !== null && form.dataset.preview) preview();
+      if (count === HEARTS && card) words += " · " + card.ask.charAt(0).toLowerCase() + card.ask.slice(1);
+      say(words, count === HEARTS && !card ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
+      if (count === HEARTS && !card && form.dataset.preview) preview();
       // A complete hand: the correct-a-hand page's before-and-after table follows it (static/correct.js).
-      if (count === HEARTS && queen !== null) form.dispatchEvent(new Event("hand-complete"));
+      if (count === HEARTS && !card) form.dispatchEvent(new Event("hand-complete"));
     }
 
     // Put a hand back on the form: after an undo, or a save another phone beat.
@@ -207,7 +229,7 @@
         if (chip) chip.checked = true;
         touched[seat] = true;
       });
-      ["queen", "jack", "all_tricks", "moon_option"].forEach(function (name) {
+      rules.cards.map(function (card) { return card.key; }).concat(["all_tricks", "moon_option"]).forEach(function (name) {
         var value = hand[name] === undefined || hand[name] === null ? "" : hand[name];
         var input = form.querySelector('input[name="' + name + '"][value="' + value + '"]');
         if (input) input.checked = true;
@@ -283,7 +305,7 @@
         refused: function (body) {
           sending = false;
           var key = Object.keys(body.errors || {})[0];
-          var field = key === "hearts" ? row(lastRow) : key === "moon_option" ? panel : form.querySelector("#" + key);
+          var field = key === "hearts" ? row(lastRow) : key === "moon_option" ? panel : key && form.querySelector("#" + key);
           point(field, body.error);
         },
         failed: function (body) {

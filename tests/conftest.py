@@ -1,6 +1,9 @@
 """Fixtures: an app with its own database per test, and a `table` that plays through the API."""
 
+import contextlib
 import os
+import shutil
+import sqlite3
 
 import pytest
 import sqlalchemy
@@ -20,26 +23,85 @@ def data_folder(tmp_path_factory):
         yield
 
 
-@pytest.fixture
-def database_url(tmp_path):
-    """A fresh database for one test: PostgreSQL when DATABASE_URL says so, else a SQLite file."""
+def migrate(url):
+    """Build the schema as the app does on its first start, and let go of the database."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "migrate", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """The PostgreSQL database DATABASE_URL names, else None (SQLite files)."""
     url = os.environ.get("DATABASE_URL")
-    if not url:
-        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+    return scorekeeper.database_url(url) if url else None
+
+
+@pytest.fixture(scope="session")
+def migrated(data_folder, server_url, tmp_path_factory):
+    """The schema, migrated once for the whole run.
+
+    On SQLite, a file each test gets a copy of. On PostgreSQL, where making a database from a
+    template takes longer than migrating, DATABASE_URL's own database, each test starting with its
+    tables emptied: the names of those tables.
+    """
+    if server_url is None:
+        path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+        migrate(f"sqlite:///{path}")
+        with contextlib.closing(sqlite3.connect(path)) as connection:  # all of it in the file, none in a WAL
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        yield path
         return
-    url = scorekeeper.database_url(url)
-    drop_everything(url)
-    yield url
-    drop_everything(url)
+    drop_everything(server_url)
+    migrate(server_url)
+    engine = sqlalchemy.create_engine(server_url)
+    names = [name for name in sqlalchemy.inspect(engine).get_table_names() if name != "alembic_version"]
+    engine.dispose()
+    yield names
+    drop_everything(server_url)
 
 
 def drop_everything(url):
-    """Drop every table, Alembic's too, so the next test starts from an empty database."""
+    """Drop every table, Alembic's too: the next run starts from an empty database."""
     engine = sqlalchemy.create_engine(url)
     tables = sqlalchemy.MetaData()
     tables.reflect(bind=engine)
     tables.drop_all(bind=engine)
     engine.dispose()
+
+
+@pytest.fixture
+def database_url(server_url, migrated, tmp_path):
+    """A database of one's own for one test, its schema already migrated: PostgreSQL when DATABASE_URL says so,
+    else a SQLite file."""
+    if server_url is None:
+        copy = tmp_path / "test.sqlite"
+        shutil.copyfile(migrated, copy)
+        return f"sqlite:///{copy}"
+    engine = sqlalchemy.create_engine(server_url)
+    with engine.begin() as connection:  # ids from 1 again, as in a new database
+        connection.exec_driver_sql(f"TRUNCATE {', '.join(migrated)} RESTART IDENTITY CASCADE")
+    engine.dispose()
+    return server_url
+
+
+@pytest.fixture
+def empty_database_url(server_url, tmp_path):
+    """A database with nothing in it yet, for a test of the migrations themselves."""
+    if server_url is None:
+        yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
+        return
+    url = sqlalchemy.make_url(server_url)
+    name = f"{url.database}_empty_{os.getpid()}"
+    server = sqlalchemy.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    yield url.set(database=name).render_as_string(hide_password=False)
+    with server.connect() as connection:
+        connection.exec_driver_sql(f'DROP DATABASE "{name}" WITH (FORCE)')
+    server.dispose()
 
 
 @pytest.fixture

@@ -17,7 +17,10 @@ def test_create_answers_201_with_location_and_the_game(client):
         "tie": "play-on",
         "first_dealer": 0,
         "exact_reset": False,
+        "subtract_floor": True,
+        "black_maria": False,
     }
+    assert game["places"] == [1, 1, 1, 1]
     assert (game["status"], game["winners"], game["totals"], game["hands"]) == ("in-progress", [], [0, 0, 0, 0], [])
     assert game["next_hand"] == {
         "number": 1,
@@ -110,12 +113,36 @@ def test_preview_with_a_fixed_moon_rule_offers_that_option(table):
         ({"omnibus": True}, {"hearts": [0, 13, 0, 0], "queen": 1, "jack": 1, "moon_option": "add"}, [26, -10, 26, 26]),
         ({"omnibus": True}, {"hearts": [2, 3, 4, 4], "queen": 0, "jack": 3}, [15, 3, 4, -6]),
         ({"sun": True}, {"hearts": [13, 0, 0, 0], "queen": 0, "all_tricks": 0}, [0, 52, 52, 52]),
+        (
+            {"subtract_floor": False},
+            {"hearts": [0, 13, 0, 0], "queen": 1, "moon_option": "subtract"},
+            [0, -26, 0, 0],
+        ),
+        ({"moon": "off"}, {"hearts": [13, 0, 0, 0], "queen": 0}, [26, 0, 0, 0]),
+        ({"black_maria": True}, {"hearts": [4, 0, 9, 0], "queen": 1, "king": 2, "ace": 0}, [11, 13, 19, 0]),
     ],
 )
 def test_worked_examples_from_a_new_game(table, rules, hand, totals):
     table.start_game(**rules)
     answer = table.record_hand(**hand)
     assert answer["totals"] == totals
+
+
+def test_a_hand_lists_the_cards_its_game_plays(table):
+    table.start_game()
+    classic = table.record_hand([4, 0, 9, 0], 1)["hands"][0]
+    assert (classic["jack"], "king" in classic, "ace" in classic) == (None, False, False)  # as before Black Maria
+    table.start_game(players=["Ann", "Ben", "Cat"], black_maria=True)
+    hand = table.record_hand([13, 0, 0], 0, king=0, ace=0, moon_option="add")["hands"][0]
+    assert (hand["king"], hand["ace"], hand["moon"], hand["scores"]) == (0, 0, {"shooter": 0, "option": "add"},
+                                                                        [0, 43, 43])  # fmt: skip
+    preview = table.preview([0, 13, 0], 1, king=1, ace=1)
+    assert preview["moon"]["options"]["subtract"]["totals"] == [0, 0, 43]  # the floor: 43 off 43 gives 0
+
+
+def test_places_share_equal_totals_and_skip_the_next(table):
+    table.start_game()
+    assert table.record_hand([6, 3, 2, 2], 1)["places"] == [3, 4, 1, 1]  # 6, 16, 2, 2
 
 
 def finished_game(table):
@@ -133,9 +160,33 @@ BAD_HANDS = [
     ("2.5 hearts", {}, {"hearts": [2.5, 1.5, 9, 0], "queen": 1}, 422, "hearts", "not 2.5"),
     ("no Q♠", {}, {"hearts": [4, 0, 9, 0]}, 422, "queen", "Say who took the Q♠"),
     ("Q♠ seat 7", {}, {"hearts": [4, 0, 9, 0], "queen": 7}, 422, "queen", "a seat from 0 to 3, not 7"),
-    ("J♦ off", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "jack": 0}, 422, "jack", "does not play the Omnibus J♦"),
+    (
+        "J♦ off",
+        {},
+        {"hearts": [4, 0, 9, 0], "queen": 1, "jack": 0},
+        422,
+        "jack",
+        "does not play Omnibus: leave the J♦ out",
+    ),
     ("all tricks", {"sun": True}, {"hearts": [4, 0, 9, 0], "queen": 1, "all_tricks": 2}, 422, "all_tricks", "Cat"),
     ("no option", {}, {"hearts": [0, 13, 0, 0], "queen": 1}, 422, "moon_option", "Ben shot the moon"),
+    ("K♠ off", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "king": 0}, 422, "king", "does not play Black Maria"),
+    (
+        "no A♠",
+        {"black_maria": True},
+        {"hearts": [4, 0, 9, 0], "queen": 1, "king": 0},
+        422,
+        "ace",
+        "Say who took the A♠",
+    ),
+    (
+        "option, no moon",
+        {"moon": "off"},
+        {"hearts": [13, 0, 0, 0], "queen": 0, "moon_option": "add"},
+        422,
+        "moon_option",
+        "This game plays no moon",
+    ),
     ("wrong number", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "number": 3}, 409, None, "the next is hand 1"),
     ("number 'one'", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "number": "one"}, 422, "number", "whole number"),
     ("unknown field", {}, {"hearts": [4, 0, 9, 0], "queen": 1, "spades": 1}, 422, "spades", "no such field"),
@@ -175,6 +226,8 @@ def test_a_finished_game_takes_no_more_hands(table, client):
         ({"players": ["A", "B", "C"], "rules": {"pass_cycle": "left-right-across-hold"}}, 422, "exactly 4 players"),
         ({"players": ["A", "B", "C"], "rules": "classic"}, 422, "The house rules must be an object."),
         ({"players": ["A", "B", "C", "D"], "rules": {"target": 5}}, 422, "from 10 to 1000"),
+        ({"players": ["A", "B", "C", "D"], "rules": {"sun": True, "moon": "off"}}, 422, "Shooting the sun needs"),
+        ({"players": ["A", "B", "C", "D"], "rules": {"pass_cycle": "left-right-left2-right2-hold"}}, 422, "exactly 5"),
     ],
 )
 def test_bad_games_are_refused(client, body, status, message):
@@ -268,7 +321,8 @@ def test_games_are_listed_newest_first_in_pages(table, client):
         url = page["next"]
     assert seen == sorted(seen, reverse=True) and len(seen) == 25
     summary = client.get("/api/games?limit=1").json["games"][0]
-    assert set(summary) == {"id", "players", "status", "winners", "hands", "totals", "created_at", "updated_at"}
+    assert set(summary) == {"id", "players", "status", "winners", "hands", "totals", "places", "created_at",
+                            "updated_at"}  # fmt: skip
     assert len(client.get("/api/games").json["games"]) == 20
 
 

@@ -73,7 +73,8 @@ def test_a_command_on_a_data_folder_without_a_database_says_so_and_makes_none(tm
     assert "DATABASE_URL" in answer.output and not (tmp_path / "data" / "scorekeeper.sqlite").exists()
 
 
-def test_a_command_on_an_empty_database_server_says_so(database_url, tmp_path):
+def test_a_command_on_an_empty_database_server_says_so(empty_database_url, tmp_path):
+    database_url = empty_database_url
     if database_url.startswith("sqlite"):
         pytest.skip("an empty database on a PostgreSQL server: this run is on SQLite")
     answer = scorekeeper("check", instance=tmp_path, DATABASE_URL=database_url)

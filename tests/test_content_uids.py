@@ -113,7 +113,8 @@ def count_games(url):
 
 @pytest.mark.parametrize("update", [upgraded, upgraded_by_the_first_release_of_0005])
 @pytest.mark.parametrize("kind", ["sqlite", "json"])
-def test_restoring_the_backup_taken_before_the_update_adds_no_game(database_url, tmp_path, kind, update):
+def test_restoring_the_backup_taken_before_the_update_adds_no_game(empty_database_url, tmp_path, kind, update):
+    database_url = empty_database_url
     six_games_before_uids(database_url)
     backup = tmp_path / f"hearts-before-update.{kind}"
     if kind == "json":
@@ -131,7 +132,8 @@ def test_restoring_the_backup_taken_before_the_update_adds_no_game(database_url,
     assert checked.exit_code == 0 and "Checked 6 games" in checked.output, checked.output
 
 
-def test_check_finds_a_game_stored_twice(database_url, tmp_path):
+def test_check_finds_a_game_stored_twice(empty_database_url, tmp_path):
+    database_url = empty_database_url
     six_games_before_uids(database_url)
     upgraded(database_url)
     engine = sa.create_engine(database_url)

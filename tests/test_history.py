@@ -131,6 +131,8 @@ def test_export_one_game_as_json_and_csv(table, client):
     assert (ben_moon["hand"], ben_moon["player"], ben_moon["hearts"], ben_moon["queen"]) == ("2", "Ben", "13", "1")
     assert (ben_moon["moon"], ben_moon["score"], ben_moon["total"]) == ("add", "0", "13")
     assert [row["total"] for row in rows[-4:]] == ["46", "16", "51", "43"]
+    assert [row["place"] for row in rows[-4:]] == ["3", "1", "4", "2"]
+    assert [row["king"] for row in rows[-4:]] == ["0", "0", "0", "0"]  # a column for every penalty card
     assert client.get(f"/games/{game['id']}/export.xml").status_code == 404
 
 
@@ -147,6 +149,31 @@ def test_a_game_twice_in_one_file_is_stored_once(table, client):
     answer = upload(client, json.dumps(document), name="merged.json")
     assert answer.status_code == 302
     assert [game["hands"] for game in client.get("/api/games").json["games"]] == [2]
+
+
+def test_a_game_imported_again_with_other_hands_shows_its_own_hands(table, client):
+    play(table, NIGHT[:1])
+    document = client.get("/history/export.json").json
+    for hearts, totals in [([4, 0, 9, 0], [4, 13, 9, 0]), ([0, 4, 9, 0], [0, 17, 9, 0])]:
+        client.delete(f"/api/games/{client.get('/api/games').json['games'][0]['id']}")
+        document["games"][0]["hands"][0]["hearts"] = hearts  # the same uid and updated_at each time
+        assert upload(client, json.dumps(document)).status_code == 302
+        imported = client.get("/api/games").json["games"][0]
+        assert client.get(f"/api/games/{imported['id']}").json["totals"] == imported["totals"] == totals
+
+
+def test_an_export_from_before_black_maria_imports_with_the_rules_it_was_played_by(table, client):
+    play(table, [([4, 0, 9, 0], 1), ([13, 0, 0, 0], 0, "subtract")])  # Ann's 4 points: the moon stops at 0
+    document = client.get("/history/export.json").json
+    client.delete(f"/api/games/{table.game_id}")
+    old = document["games"][0]
+    for key in ("subtract_floor", "black_maria"):
+        del old["rules"][key]
+    del old["places"]
+    assert upload(client, json.dumps(document)).status_code == 302
+    imported = client.get(f"/api/games/{client.get('/api/games').json['games'][0]['id']}").json
+    assert imported["totals"] == [0, 13, 9, 0] and imported["uid"] == old["uid"]
+    assert (imported["rules"]["subtract_floor"], imported["rules"]["black_maria"]) == (True, False)
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,8 @@ def insert_first_version_data(url):
     engine.dispose()
 
 
-def test_a_first_version_database_upgrades_with_every_game_and_total(database_url):
+def test_a_first_version_database_upgrades_with_every_game_and_total(empty_database_url):
+    database_url = empty_database_url
     first_version(database_url)
     insert_first_version_data(database_url)
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "t", "TESTING": True})
@@ -72,6 +73,12 @@ def test_a_first_version_database_upgrades_with_every_game_and_total(database_ur
     home = client.get("/").get_data(as_text=True)  # the finished flag was brought in step with the replay
     assert home.index("Games in progress") < home.index("Eve · Ann · Gus") < home.index("Recently finished")
     assert client.get(f"/api/games/{listed[1]['id']}").json["hands"][1]["moon"] == {"shooter": 1, "option": "add"}
+    old = client.get(f"/api/games/{listed[0]['id']}").json  # Eve's moon at 0 points stayed at 0: the floor is on
+    assert (old["rules"]["subtract_floor"], old["rules"]["black_maria"], "king" in old["hands"][0]) == (
+        True,
+        False,
+        False,
+    )
     # the new per-seat records were filled by replaying the old hands
     ann = client.get("/players/Ann").get_data(as_text=True)
     assert "<dt>Games</dt><dd>2</dd>" in ann and "<dt>Q♠ taken</dt><dd>1</dd>" in ann

@@ -1,6 +1,8 @@
 """Recording with no network: hands wait on the phone, then reach the server once, in order; conflicts are shown."""
 
+import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -69,6 +71,39 @@ def test_a_moon_recorded_offline_waits_for_the_server_to_score_it(page, context,
     expect(page.locator("tr.waiting")).to_have_count(0)
     assert table.game()["hands"][0]["moon"] == {"shooter": 1, "option": "add"}
     assert table.game()["totals"] == [26, 0, 26, 26]
+
+
+def test_black_maria_offline_counts_the_spades_and_knows_their_moon(page, context, live_server, table):
+    table.start_game(black_maria=True)
+    open_offline(page, context, f"{live_server}/games/{table.game_id}")
+    for question, name in [("Who took the K♠ (+10)", "Cat"), ("Who took the A♠ (+7)", "Ann")]:
+        page.get_by_role("group", name=question).get_by_text(name, exact=True).click()
+    enter_hand(page, [4, 0, 9, 0], 1)  # worked example 19, at four: 11, 13, 19, 0
+    expect(page.locator("tr.waiting")).to_have_count(1)
+    expect(page.locator('[data-total="0"]')).to_have_text("11")
+    expect(page.locator('[data-total="2"]')).to_have_text("19")
+    for question in ("Who took the K♠ (+10)", "Who took the A♠ (+7)"):
+        page.get_by_role("group", name=question).get_by_text("Dan", exact=True).click()
+    enter_hand(page, [0, 0, 0, 13], 3, moon="Everyone else +43")  # every heart and spade: a moon of 43
+    expect(page.locator("tr.waiting").first).to_contain_text("moon: scored when back online")
+    context.set_offline(False)
+    expect(page.locator("tr.waiting")).to_have_count(0)
+    assert table.game()["totals"] == [54, 56, 62, 0]
+
+
+def test_hands_waiting_show_however_late_the_pages_own_script_comes(page, live_server, table):
+    table.start_game()
+    hand = {"number": 1, "hearts": [4, 0, 9, 0], "queen": 1, "jack": None, "all_tricks": None}
+    page.add_init_script(f"localStorage.setItem('outbox:{table.game_id}', JSON.stringify([{json.dumps(hand)}]))")
+    page.route("**/api/games/*/hands", lambda route: route.abort())  # the hand stays waiting
+    # The outbox's scripts come at once, the page's own table.js (which reads the rules for them) late.
+    page.route("**/static/table.js", lambda route: (time.sleep(1), route.continue_()))
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{live_server}/games/{table.game_id}")
+    expect(page.locator("tr.waiting")).to_have_count(1)
+    expect(page.locator('[data-total="1"]')).to_have_text("13")
+    assert errors == []
 
 
 def test_an_identical_hand_already_on_the_server_is_not_a_conflict(page, context, live_server, table):

@@ -33,6 +33,8 @@ def facts(hearts, queen, **more):
 
 
 RESET = {"exact_reset": True}
+NO_FLOOR = {"subtract_floor": False}
+MARIA = {"black_maria": True}
 
 # (example, rules, totals before, facts, hand scores, totals after, finished, winners)
 WORKED_EXAMPLES = [
@@ -125,6 +127,69 @@ WORKED_EXAMPLES = [
         (),
     ),
     (
+        16,
+        NO_FLOOR,
+        [10, 20, 30, 40],
+        facts([0, 13, 0, 0], 1, moon_option="subtract"),
+        [0, -26, 0, 0],
+        [10, -6, 30, 40],
+        False,
+        (),
+    ),
+    (
+        17,
+        {**NO_FLOOR, "omnibus": True},
+        [0, 0, 0, 0],
+        facts([13, 0, 0, 0], 0, jack=0, moon_option="subtract"),
+        [-36, 0, 0, 0],
+        [-36, 0, 0, 0],
+        False,
+        (),
+    ),
+    (18, {"moon": "off"}, [0, 0, 0, 0], facts([13, 0, 0, 0], 0), [26, 0, 0, 0], [26, 0, 0, 0], False, ()),
+    (19, MARIA, [0, 0, 0], facts([4, 0, 9], 1, king=2, ace=0), [11, 13, 19], [11, 13, 19], False, ()),
+    (
+        20,
+        MARIA,
+        [10, 20, 30],
+        facts([13, 0, 0], 0, king=0, ace=0, moon_option="add"),
+        [0, 43, 43],
+        [10, 63, 73],
+        False,
+        (),
+    ),
+    (21, MARIA, [0, 0, 0], facts([13, 0, 0], 0, king=1, ace=0), [33, 10, 0], [33, 10, 0], False, ()),
+    (
+        22,
+        MARIA,
+        [50, 0, 0],
+        facts([13, 0, 0], 0, king=0, ace=0, moon_option="subtract"),
+        [-43, 0, 0],
+        [7, 0, 0],
+        False,
+        (),
+    ),
+    (
+        "22 with the floor on",
+        MARIA,
+        [30, 0, 0],
+        facts([13, 0, 0], 0, king=0, ace=0, moon_option="subtract"),
+        [-30, 0, 0],
+        [0, 0, 0],
+        False,
+        (),
+    ),
+    (
+        "sun with Black Maria",
+        {**MARIA, "sun": True},
+        [0, 0, 0],
+        facts([13, 0, 0], 0, king=0, ace=0, all_tricks=0),
+        [0, 86, 86],
+        [0, 86, 86],
+        False,
+        (),
+    ),
+    (
         "13 without the rule",
         {},
         [90, 80, 70, 60],
@@ -139,8 +204,8 @@ WORKED_EXAMPLES = [
 
 @pytest.mark.parametrize("example, given, before, entered, scores, after, finished, winners", WORKED_EXAMPLES)
 def test_worked_examples(example, given, before, entered, scores, after, finished, winners):
-    rules = house_rules(4, given)
-    state = play(state_with(before, rules), make_hand(PLAYERS, rules, entered))
+    rules = house_rules(len(before), given)
+    state = play(state_with(before, rules), make_hand(PLAYERS[: len(before)], rules, entered))
     assert list(state.hands[-1].scores) == scores
     assert list(state.totals) == after
     assert (state.finished, state.outcome.winners) == (finished, winners)
@@ -239,7 +304,7 @@ BAD_HANDS = [
     ("half a heart", {}, facts([2.5, 1.5, 9, 0], 1), "hearts", "Ann's hearts must be a whole number"),
     ("no Q♠", {}, {"hearts": [4, 0, 9, 0]}, "queen", "Say who took the Q♠"),
     ("Q♠ seat missing", {}, facts([4, 0, 9, 0], 4), "queen", "The Q♠ must go to a seat from 0 to 3"),
-    ("J♦ without omnibus", {}, facts([4, 0, 9, 0], 1, jack=2), "jack", "does not play the Omnibus J♦"),
+    ("J♦ without omnibus", {}, facts([4, 0, 9, 0], 1, jack=2), "jack", "does not play Omnibus: leave the J♦ out"),
     (
         "all tricks, not a moon",
         {"sun": True},
@@ -264,6 +329,31 @@ BAD_HANDS = [
         "all_tricks",
         "does not play shooting the sun",
     ),
+    ("K♠ missing", MARIA, facts([4, 0, 9, 0], 1, ace=2), "king", "Say who took the K♠ (Black Maria is on)."),
+    ("A♠ missing", MARIA, facts([4, 0, 9, 0], 1, king=2), "ace", "Say who took the A♠ (Black Maria is on)."),
+    (
+        "K♠ without Black Maria",
+        {},
+        facts([4, 0, 9, 0], 1, king=2),
+        "king",
+        "does not play Black Maria: leave the K♠ out",
+    ),
+    ("A♠ seat missing", MARIA, facts([4, 0, 9, 0], 1, king=2, ace=7), "ace", "The A♠ must go to a seat from 0 to 3"),
+    (
+        "Black Maria moon, no option",
+        MARIA,
+        facts([0, 13, 0, 0], 1, king=1, ace=1),
+        "moon_option",
+        "Ben shot the moon: choose add (others +43) or subtract (Ben −43).",
+    ),
+    (
+        "Black Maria: every trick needs the spades",
+        {**MARIA, "sun": True},
+        facts([13, 0, 0, 0], 0, king=1, ace=0, all_tricks=0),
+        "all_tricks",
+        "Ann cannot have taken every trick without all 13 hearts, the Q♠, the K♠ and the A♠.",
+    ),
+    ("option, moon off", {"moon": "off"}, facts([13, 0, 0, 0], 0, moon_option="add"), "moon_option", "plays no moon"),
     ("hearts not a list", {}, facts("4,0,9,0", 1), "hearts", "Give the hearts taken by each of the 4 players"),
     ("three counts", {}, facts([4, 9, 0], 1), "hearts", "Give the hearts taken by each of the 4 players"),
     ("true is no seat", {}, facts([4, 0, 9, 0], True), "queen", "The Q♠ must go to a seat"),
@@ -315,6 +405,10 @@ PASSES = [
     ("left-right-hold", 3, ["left", "right", "hold", "left", "right"]),
     ("left-right-hold", 5, ["left", "right", "hold", "left", "right"]),
     ("none", 4, ["hold"] * 5),
+    ("left-right-left2-right2-hold", 5, ["left", "right", "left2", "right2", "hold"]),
+    ("left-left2-right2-right-hold", 5, ["left", "left2", "right2", "right", "hold"]),
+    ("left", 3, ["left"] * 5),
+    ("right", 4, ["right"] * 5),
 ]
 
 
@@ -332,6 +426,8 @@ def test_pass_direction(cycle, players, directions):
         ("across", 4, [(0, 2), (1, 3), (2, 0), (3, 1)]),
         ("left", 3, [(0, 1), (1, 2), (2, 0)]),
         ("right", 5, [(0, 4), (1, 0), (2, 1), (3, 2), (4, 3)]),
+        ("left2", 5, [(0, 2), (1, 3), (2, 4), (3, 0), (4, 1)]),
+        ("right2", 5, [(0, 3), (1, 4), (2, 0), (3, 1), (4, 2)]),
         ("hold", 4, []),
     ],
 )
@@ -363,6 +459,16 @@ BAD_RULES = [
     (4, {"exact_reset": 1}, "rules.exact_reset", "on (true) or off (false)"),
     (4, {"first_dealer": 4}, "rules.first_dealer", "seat from 0 to 3"),
     (4, {"targte": 50}, "rules.targte", "no such house rule"),
+    (
+        4,
+        {"pass_cycle": "left-right-left2-right2-hold"},
+        "rules.pass_cycle",
+        "two seats to the left needs exactly 5 players, not 4",
+    ),
+    (3, {"pass_cycle": "left-left2-right2-right-hold"}, "rules.pass_cycle", "needs exactly 5 players, not 3"),
+    (4, {"sun": True, "moon": "off"}, "rules.sun", "Shooting the sun needs the moon"),
+    (4, {"black_maria": "yes"}, "rules.black_maria", "on (true) or off (false)"),
+    (4, {"subtract_floor": None, "moon": "sideways"}, "rules.moon", "choose, add, subtract, off"),
 ]
 
 
@@ -375,6 +481,7 @@ def test_bad_house_rules(players, given, field, words):
 
 def test_house_rule_defaults():
     assert house_rules(4) == HouseRules()
+    assert house_rules(4).subtract_floor and not house_rules(4).black_maria
     assert house_rules(5).pass_cycle == "left-right-hold"
     assert house_rules(4, {"target": 50, "moon": None}).target == 50
 

@@ -34,6 +34,14 @@ def test_blank_sheet_has_a_row_per_hand_with_pass_and_dealer(client):
         ("exact_reset=y&target=50", "A total landing exactly on 50 goes back to 0."),
         ("pass_cycle=left-across-right-hold", "Passing: left, across, right, hold, again."),
         ("players=5", "Passing: left, right, hold, again."),
+        ("moon=off", "No shooting the moon: whoever takes every point scores them like any hand."),
+        ("moon=subtract&subtract_floor=False", "the shooter −26 (below 0 if need be)."),
+        ("players=4&moon=subtract", "the shooter −26 (not below 0)."),  # an address from before the choice
+        ("players=3&black_maria=y", "13 for the Q♠, 10 for the K♠ and 7 for the A♠: 43 points in every hand."),
+        ("black_maria=y&sun=on", "(all 13 hearts, the Q♠, the K♠ and the A♠)"),
+        ("black_maria=y&sun=on", "everyone else +86."),
+        ("players=5&pass_cycle=left-left2-right2-right-hold", "Passing: left, 2 left, 2 right, right, hold, again."),
+        ("pass_cycle=right", "Passing: right, every hand."),
     ],
 )
 def test_blank_sheet_footer_states_the_chosen_rules(client, query, words):
@@ -48,6 +56,8 @@ def test_blank_sheet_footer_states_the_chosen_rules(client, query, words):
         ("target=5", "The target must be a whole number from 10 to 1000."),
         ("names=Ann,ann,Cat", "Two players are called “ann”"),
         ("players=9", "Not a valid choice"),
+        ("pass_cycle=left-right-left2-right2-hold", "Passing two seats to the left needs exactly 5 players, not 4."),
+        ("sun=on&moon=off", "Shooting the sun needs the moon"),
     ],
 )
 def test_blank_sheet_explains_bad_choices(client, query, message):
@@ -94,6 +104,23 @@ def test_a_blank_sheet_prints_on_one_page(printer, live_server, tmp_path, player
     text = pdf_text(pdf)
     assert "Hearts score sheet" in text and "Bartholomew" in text
     assert "Print" not in text and "Update the sheet" not in text  # no app furniture on paper
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "players=3&names=Christina,Christopher,Alexandra&black_maria=y&pass_cycle=right&sun=on&omnibus=on",
+        "players=5&names=Christina,Christopher,Alexandra,Alexander,Maximilian&pass_cycle=left-right-left2-right2-hold",
+    ],
+    ids=["black-maria", "two-seats"],
+)
+def test_a_blank_sheet_of_other_tables_prints_on_one_page(printer, live_server, tmp_path, query, paper):
+    pdf = print_pdf(printer, f"{live_server}/sheets/blank?{query}&paper={paper}", tmp_path / "blank.pdf")
+    assert pdf_info(pdf)["Pages"] == "1"
+    text = " ".join(pdf_text(pdf).split())
+    assert "Scoring" in text and ("43 points in every hand" in text or "2 left" in text)
 
 
 @pytest.mark.browser

@@ -85,7 +85,7 @@ def test_recording_a_hand_updates_the_scoreboard(client, game):
     answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
     assert answer.status_code == 302
     page = client.get(game).get_data(as_text=True)
-    assert "Hand 2" in page and "Pass 3 cards <strong>right</strong>" in page
+    assert "Hand 2" in page and "Pass 3 cards to the right:" in page
     assert 'data-total="1">13<' in page and 'data-total="2">9<' in page
     assert "Ann → Dan" in page
 
@@ -112,11 +112,54 @@ def test_a_bad_hand_is_refused_and_what_was_entered_stays(client, game, hearts, 
     assert client.get("/api/games/1").json["hands"] == []
 
 
+def test_every_new_house_rule_comes_from_the_form(client):
+    rules = {"moon": "off", "subtract_floor": "False", "black_maria": "y", "pass_cycle": "right"}
+    assert client.post("/games/new", data={**NEW_GAME, **rules}).status_code == 302
+    house = client.get("/api/games/1").json["rules"]
+    assert (house["moon"], house["subtract_floor"], house["black_maria"], house["pass_cycle"]) == (
+        "off", False, True, "right")  # fmt: skip
+    again = client.get("/games/new").get_data(as_text=True)  # the next game offers the same rules
+    assert 'checked id="black_maria"' in again and 'checked id="subtract_floor-1"' in again
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"players-4": "Eve", "pass_cycle": "left-left2-right2-right-hold", "players-3": ""}, "needs exactly 5"),
+        ({"sun": "y", "moon": "off"}, "Shooting the sun needs the moon: with no moon, leave the sun off."),
+        ({"subtract_floor": "maybe"}, "Not a valid choice"),
+    ],
+)
+def test_new_house_rules_that_do_not_go_together_are_refused(client, change, message):
+    answer = client.post("/games/new", data={**NEW_GAME, **change})
+    assert answer.status_code == 422 and message in answer.get_data(as_text=True)
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_a_preset_fills_the_form_without_the_script(client, game):
+    page = client.get("/games/new?preset=black-maria").get_data(as_text=True)
+    assert 'checked id="black_maria"' in page and 'value="right"' in page.split('checked id="pass_cycle-')[1][:60]
+    assert 'value="Ann"' in page  # the players stay
+    classic = client.get("/games/new?preset=classic").get_data(as_text=True)
+    assert 'checked id="black_maria"' not in classic and 'checked id="pass_cycle-0"' in classic
+
+
+def test_a_black_maria_hand_from_the_form(client):
+    client.post("/games/new", data={**NEW_GAME, "players-3": "", "black_maria": "y"})
+    page = client.get("/games/1").get_data(as_text=True)
+    assert "Who took the K♠ (+10)" in page and "Who took the A♠ (+7)" in page and "Who took the J♦" not in page
+    missing = client.post("/games/1/hands", data=hand_form([4, 0, 9], 1, 1, king=2))
+    assert missing.status_code == 422 and "Say who took the A♠ (Black Maria is on)." in missing.get_data(as_text=True)
+    assert client.post("/games/1/hands", data=hand_form([4, 0, 9], 1, 1, king=2, ace=0)).status_code == 302
+    assert client.get("/api/games/1").json["totals"] == [11, 13, 19]  # worked example 19
+
+
 @pytest.mark.parametrize(
     "card, message",
     [
-        ({"jack": 2}, "This game does not play the Omnibus J♦: leave the J♦ out."),
+        ({"jack": 2}, "This game does not play Omnibus: leave the J♦ out."),
         ({"all_tricks": 1}, "This game does not play shooting the sun: leave “every trick” out."),
+        ({"ace": 1}, "This game does not play Black Maria: leave the A♠ out."),
     ],
 )
 def test_cards_the_house_rules_do_not_play_are_refused_as_by_the_api(client, game, card, message):

@@ -1,10 +1,37 @@
 """The Hearts rules of docs/rules.md as pure functions: no Flask, no database.
 
 Every number the app shows comes from here: points, moons and their advice,
-the end of the game, pass directions and dealers.
+the end of the game, pass directions and dealers; and the words a player reads
+about them (words.py), which the forms, pages, sheets and scripts render.
 """
 
-from .describe import TableSetup, describe, table_setup
+from . import words
+from .cards import (
+    CARD_KEYS,
+    CARD_RULES,
+    HAND_FIELDS,
+    HEART_POINTS,
+    HEARTS,
+    PASS_CARDS,
+    PENALTY_CARDS,
+    Hand,
+    PenaltyCard,
+    hand_points,
+    in_play,
+    moon_cards,
+    moon_points,
+)
+from .describe import (
+    TableSetup,
+    describe,
+    moon_choices,
+    moon_words,
+    pass_cycle_choices,
+    presets,
+    switch_answers,
+    switch_labels,
+    table_setup,
+)
 from .errors import RuleError
 from .game import (
     MAX_HANDS,
@@ -24,7 +51,7 @@ from .game import (
     reset_exact,
     shooter_outcome,
 )
-from .hands import FACT_KEYS, HEARTS, MOON_OPTIONS, Hand, Moon, hand_scores, make_hand, moon_shooter, raw_points
+from .hands import FACT_KEYS, MOON_OPTIONS, Moon, hand_scores, make_hand, moon_shooter, raw_points
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
@@ -36,11 +63,14 @@ from .house import (
     NAME_MAX,
     OPENING_LEAD,
     PASS_CYCLES,
+    PASS_STEPS,
+    PRESETS,
     RULE_KEYS,
     SWITCHES,
     TARGET_PRESETS,
     TIE_RULES,
     HouseRules,
+    Preset,
     clean_names,
     dealer,
     default_pass_cycle,
@@ -56,7 +86,11 @@ from .standings import Standing, places, ranked, standings
 __all__ = [
     "CARDS_EACH",
     "CARDS_REMOVED",
+    "CARD_KEYS",
+    "CARD_RULES",
     "FACT_KEYS",
+    "HAND_FIELDS",
+    "HEART_POINTS",
     "HEARTS",
     "MAX_HANDS",
     "MAX_PLAYERS",
@@ -68,7 +102,11 @@ __all__ = [
     "NAME_MAX",
     "OPENING_LEAD",
     "OUTCOMES",
+    "PASS_CARDS",
     "PASS_CYCLES",
+    "PASS_STEPS",
+    "PENALTY_CARDS",
+    "PRESETS",
     "RULE_KEYS",
     "SWITCHES",
     "TARGET_PRESETS",
@@ -81,6 +119,8 @@ __all__ = [
     "MoonChoice",
     "NextHand",
     "Outcome",
+    "PenaltyCard",
+    "Preset",
     "RuleError",
     "ScoredHand",
     "SeatRecord",
@@ -90,20 +130,28 @@ __all__ = [
     "dealer",
     "default_pass_cycle",
     "describe",
+    "hand_points",
     "hand_scores",
     "has_hidden_characters",
     "house_rules",
+    "in_play",
     "is_whole",
     "make_hand",
     "moon_advice",
+    "moon_cards",
+    "moon_choices",
+    "moon_points",
     "moon_shooter",
+    "moon_words",
     "most_queens",
     "new_game",
     "outcome",
+    "pass_cycle_choices",
     "pass_direction",
     "pass_targets",
     "places",
     "play",
+    "presets",
     "preview",
     "ranked",
     "raw_points",
@@ -112,5 +160,8 @@ __all__ = [
     "seat_records",
     "shooter_outcome",
     "standings",
+    "switch_answers",
+    "switch_labels",
     "table_setup",
+    "words",
 ]

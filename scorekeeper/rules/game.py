@@ -3,8 +3,9 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .cards import Hand
 from .errors import RuleError
-from .hands import MOON_OPTIONS, Hand, Moon, fixed_option, hand_scores, is_sun, moon_shooter
+from .hands import MOON_OPTIONS, Moon, fixed_option, hand_scores, is_sun, moon_shooter
 from .house import HouseRules, dealer, pass_direction, pass_targets
 
 OUTCOMES = ("wins", "shares", "goes-on", "loses")  # best first, for the shooter
@@ -166,7 +167,7 @@ def shooter_outcome(result: Outcome, shooter: int) -> str:
 
 def moon_advice(state: GameState, hand: Hand) -> MoonAdvice | None:
     """The options a moon offers and the one the rules advise; None when no choice applies."""
-    shooter = moon_shooter(hand)
+    shooter = moon_shooter(hand, state.rules)
     if shooter is None or is_sun(hand, state.rules):
         return None
     allowed = MOON_OPTIONS if state.rules.moon == "choose" else (state.rules.moon,)

@@ -1,29 +1,15 @@
 """What a hand's facts may be, and the points they score (docs/rules.md, "Recording a hand" and "Scoring a hand")."""
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .cards import CARD_RULES, HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points
 from .errors import refuse
 from .house import HouseRules, is_whole
+from .words import MoonWords, moon_needs
 
-HEARTS = 13
-QUEEN_POINTS = 13
-JACK_POINTS = -10
-MOON_POINTS = 26
-SUN_POINTS = 52
 MOON_OPTIONS = ("add", "subtract")
-FACT_KEYS = ("hearts", "queen", "jack", "all_tricks", "moon_option")
-
-
-@dataclass(frozen=True)
-class Hand:
-    """What each seat captured in one hand, and the moon choice if one was made."""
-
-    hearts: tuple[int, ...]
-    queen: int
-    jack: int | None = None
-    all_tricks: int | None = None
-    moon_option: str | None = None
+FACT_KEYS = ("hearts", *(card.key for card in PENALTY_CARDS), "all_tricks", "moon_option")  # as the form shows them
 
 
 @dataclass(frozen=True)
@@ -32,28 +18,32 @@ class Moon:
     option: str  # "add", "subtract" or "sun"
 
 
-def moon_shooter(hand: Hand) -> int | None:
-    """The seat that took all 13 hearts and the Q♠, if any.
+def moon_shooter(hand: Hand, rules: HouseRules) -> int | None:
+    """The seat that took every heart and every card a moon needs, if any (never, with the moon rule off).
 
-    >>> moon_shooter(Hand(hearts=(0, 13, 0, 0), queen=1))
+    >>> moon_shooter(Hand(hearts=(0, 13, 0, 0), queen=1), HouseRules())
     1
+    >>> moon_shooter(Hand(hearts=(0, 13, 0), queen=1, king=0, ace=1), HouseRules(black_maria=True)) is None
+    True
     """
     seat = hand.queen
-    return seat if hand.hearts[seat] == HEARTS else None
+    if rules.moon == "off" or hand.hearts[seat] != HEARTS:
+        return None
+    return seat if all(hand.taker(card) == seat for card in moon_cards(rules)) else None
 
 
 def is_sun(hand: Hand, rules: HouseRules) -> bool:
-    return rules.sun and hand.all_tricks is not None and hand.all_tricks == moon_shooter(hand)
+    return rules.sun and hand.all_tricks is not None and hand.all_tricks == moon_shooter(hand, rules)
 
 
 def raw_points(hand: Hand) -> list[int]:
-    """Penalty points before moon rules.
+    """Penalty points before moon rules: the hearts, and each card to whoever took it.
 
     >>> raw_points(Hand(hearts=(2, 3, 4, 4), queen=0, jack=3))
     [15, 3, 4, -6]
     """
     return [
-        hearts + QUEEN_POINTS * (seat == hand.queen) + JACK_POINTS * (seat == hand.jack)
+        hearts * HEART_POINTS + sum(card.points for card in PENALTY_CARDS if hand.taker(card) == seat)
         for seat, hearts in enumerate(hand.hearts)
     ]
 
@@ -65,25 +55,28 @@ def hand_scores(
 
     ``option`` is the moon option to apply when the hand is a moon and not a sun.
     """
-    shooter = moon_shooter(hand)
+    shooter = moon_shooter(hand, rules)
     if shooter is None:
         return raw_points(hand), None
-    jack = [JACK_POINTS * (seat == hand.jack) for seat in range(len(hand.hearts))]
+    value = moon_points(rules)
+    # A bonus card (the J♦) scores for whoever took it, moon or not.
+    bonus = [sum(card.points for card in in_play(rules) if not card.moon and hand.taker(card) == seat)
+             for seat in range(len(hand.hearts))]  # fmt: skip
     if is_sun(hand, rules):
-        moon, others = Moon(shooter, "sun"), SUN_POINTS
+        moon, others = Moon(shooter, "sun"), 2 * value
     else:
-        moon, others = Moon(shooter, option or "add"), MOON_POINTS * (option != "subtract")
-    scores = [bonus + (0 if seat == shooter else others) for seat, bonus in enumerate(jack)]
+        moon, others = Moon(shooter, option or "add"), value * (option != "subtract")
+    scores = [points + (0 if seat == shooter else others) for seat, points in enumerate(bonus)]
     if moon.option == "subtract":
-        # Subtracting never takes the shooter below zero: the rule book sets such
-        # a total to 0. Only the J♦ bonus may go lower.
-        scores[shooter] -= min(MOON_POINTS, max(0, prev[shooter]))
+        # With the floor, subtracting never takes the shooter below zero: the rule book sets such
+        # a total to 0. Only a bonus card may go lower.
+        scores[shooter] -= min(value, max(0, prev[shooter])) if rules.subtract_floor else value
     return scores, moon
 
 
 def fixed_option(hand: Hand, rules: HouseRules) -> str | None:
     """The option the hand must use: the stored choice, or the house rule's."""
-    if moon_shooter(hand) is None or is_sun(hand, rules):
+    if moon_shooter(hand, rules) is None or is_sun(hand, rules):
         return None
     return hand.moon_option if rules.moon == "choose" else rules.moon
 
@@ -102,24 +95,36 @@ def make_hand(
     """
     errors = {key: "There is no such field in a hand." for key in facts if key not in (*FACT_KEYS, "number")}
     errors.update(_hearts_problems(players, facts.get("hearts")))
-    for key, card in (("queen", "Q♠"), ("jack", "J♦"), ("all_tricks", "every trick")):
-        message = _seat_problem(players, facts.get(key), card, needed=key == "queen")
-        if message:
-            errors[key] = message
-    if facts.get("jack") is not None and not rules.omnibus:
-        errors["jack"] = "This game does not play the Omnibus J♦: leave the J♦ out."
-    elif facts.get("jack") is None and rules.omnibus:
-        errors["jack"] = "Say who took the J♦ (Omnibus is on)."
+    errors.update(_card_problems(players, rules, facts))
+    message = _seat_problem(players, facts.get("all_tricks"), "every trick", needed=False)
+    if message:
+        errors["all_tricks"] = message
     refuse(errors)
     hand = Hand(
         hearts=tuple(facts["hearts"]),  # type: ignore[arg-type]
-        queen=facts["queen"],  # type: ignore[arg-type]
-        jack=facts.get("jack"),  # type: ignore[arg-type]
+        **{card.key: facts.get(card.key) for card in PENALTY_CARDS},  # type: ignore[arg-type]
         all_tricks=facts.get("all_tricks"),  # type: ignore[arg-type]
     )
     refuse(_moon_problems(players, rules, hand, facts.get("moon_option"), need_option))
     option = facts.get("moon_option") if rules.moon == "choose" and not is_sun(hand, rules) else None
-    return Hand(hand.hearts, hand.queen, hand.jack, hand.all_tricks, option)  # type: ignore[arg-type]
+    return replace(hand, moon_option=option)  # type: ignore[arg-type]
+
+
+def _card_problems(players: Sequence[str], rules: HouseRules, facts: Mapping[str, object]) -> dict[str, str]:
+    """Each card the game plays needs the seat that took it; a card it does not play is refused."""
+    playing = in_play(rules)
+    errors = {}
+    for card in PENALTY_CARDS:
+        seat = facts.get(card.key)
+        if card.rule is not None and card not in playing and seat is not None:
+            errors[card.key] = f"This game does not play {CARD_RULES[card.rule]}: leave the {card.name} out."
+            continue
+        message = _seat_problem(players, seat, card.name, needed=card in playing)
+        if message and seat is None and card.rule is not None:
+            message = f"Say who took the {card.name} ({CARD_RULES[card.rule]} is on)."
+        if message:
+            errors[card.key] = message
+    return errors
 
 
 def _hearts_problems(players: Sequence[str], hearts: object) -> dict[str, str]:
@@ -127,14 +132,14 @@ def _hearts_problems(players: Sequence[str], hearts: object) -> dict[str, str]:
         return {"hearts": f"Give the hearts taken by each of the {len(players)} players."}
     for name, count in zip(players, hearts, strict=True):
         if not is_whole(count) or not 0 <= count <= HEARTS:
-            return {"hearts": f"{name}'s hearts must be a whole number from 0 to 13, not {count!r}."}
+            return {"hearts": f"{name}'s hearts must be a whole number from 0 to {HEARTS}, not {count!r}."}
     total = sum(hearts)
     if total < HEARTS:
         missing = HEARTS - total
-        return {"hearts": f"The hearts add up to {total}, not 13: {_hearts(missing)} missing."}
+        return {"hearts": f"The hearts add up to {total}, not {HEARTS}: {_hearts(missing)} missing."}
     if total > HEARTS:
         extra = total - HEARTS
-        return {"hearts": f"The hearts add up to {total}, not 13: {_hearts(extra)} too many."}
+        return {"hearts": f"The hearts add up to {total}, not {HEARTS}: {_hearts(extra)} too many."}
     return {}
 
 
@@ -153,24 +158,33 @@ def _seat_problem(players: Sequence[str], seat: object, card: str, *, needed: bo
 def _moon_problems(
     players: Sequence[str], rules: HouseRules, hand: Hand, option: object, need_option: bool
 ) -> dict[str, str]:
-    shooter = moon_shooter(hand)
-    errors: dict[str, str] = {}
-    if hand.all_tricks is not None:
-        if not rules.sun:
-            errors["all_tricks"] = "This game does not play shooting the sun: leave “every trick” out."
-        elif hand.all_tricks != shooter:
-            name = players[hand.all_tricks]
-            errors["all_tricks"] = f"{name} cannot have taken every trick without all 13 hearts and the Q♠."
-        elif hand.jack is not None and hand.jack != hand.all_tricks:
-            name = players[hand.all_tricks]
-            errors["jack"] = f"{name} took every trick, so {name} took the J♦ too."
+    shooter = moon_shooter(hand, rules)
+    errors = _sun_problems(players, rules, hand, shooter)
     if option is not None and option not in MOON_OPTIONS:
         errors["moon_option"] = "The moon option is “add” or “subtract”."
+    elif option is not None and rules.moon == "off":
+        errors["moon_option"] = "This game plays no moon: leave the moon option out."
     elif option is not None and shooter is None:
         errors["moon_option"] = "Nobody shot the moon in this hand: leave the moon option out."
     elif option is not None and rules.moon != "choose" and option != rules.moon:
         errors["moon_option"] = f"This game always uses “{rules.moon}” for a moon."
     elif option is None and need_option and shooter is not None and rules.moon == "choose" and not is_sun(hand, rules):
-        name = players[shooter]
-        errors["moon_option"] = f"{name} shot the moon: choose add (others +26) or subtract ({name} −26)."
+        errors["moon_option"] = MoonWords(moon_points(rules), rules.subtract_floor).choose(players[shooter])
     return errors
+
+
+def _sun_problems(players: Sequence[str], rules: HouseRules, hand: Hand, shooter: int | None) -> dict[str, str]:
+    """Every trick: only with the sun on, only the moon's shooter, who then took every bonus card too."""
+    if hand.all_tricks is None:
+        return {}
+    name = players[hand.all_tricks]
+    if not rules.sun:
+        return {"all_tricks": "This game does not play shooting the sun: leave “every trick” out."}
+    if hand.all_tricks != shooter:
+        needs = moon_needs(HEARTS, [card.name for card in moon_cards(rules)])
+        return {"all_tricks": f"{name} cannot have taken every trick without {needs}."}
+    return {
+        card.key: f"{name} took every trick, so {name} took the {card.name} too."
+        for card in in_play(rules)
+        if not card.moon and hand.taker(card) != hand.all_tricks
+    }

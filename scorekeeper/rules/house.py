@@ -7,6 +7,7 @@ from typing import TypeGuard
 
 from .errors import RuleError, refuse
 from .names import name_problem, skeleton
+from .words import PASSES
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 NAME_MAX = 24
@@ -17,9 +18,15 @@ PASS_CYCLES: dict[str, tuple[str, ...]] = {
     "left-right-across-hold": ("left", "right", "across", "hold"),
     "left-across-right-hold": ("left", "across", "right", "hold"),
     "left-right-hold": ("left", "right", "hold"),
+    "left-right-left2-right2-hold": ("left", "right", "left2", "right2", "hold"),
+    "left-left2-right2-right-hold": ("left", "left2", "right2", "right", "hold"),
+    "left": ("left",),
+    "right": ("right",),
     "none": ("hold",),
 }
-MOON_RULES = ("choose", "add", "subtract")
+PASS_STEPS = {"left": 1, "right": -1, "across": 2, "left2": 2, "right2": -2, "hold": 0}  # seats on, clockwise
+SEATS_NEEDED = {"across": 4, "left2": 5, "right2": 5}  # a pass that needs exactly this many players
+MOON_RULES = ("choose", "add", "subtract", "off")
 TIE_RULES = ("play-on", "share")
 
 CARDS_REMOVED: dict[int, tuple[str, ...]] = {3: ("2♦",), 4: (), 5: ("2♣", "2♦")}
@@ -34,11 +41,13 @@ class HouseRules:
     target: int = 100
     pass_cycle: str = "left-right-across-hold"
     moon: str = "choose"
+    subtract_floor: bool = True  # the moon's subtraction never takes the shooter below 0
     sun: bool = False
-    omnibus: bool = False
+    omnibus: bool = False  # the J♦ scores (cards.PENALTY_CARDS)
     tie: str = "play-on"
     first_dealer: int = 0
     exact_reset: bool = False  # a total landing exactly on the target goes back to 0
+    black_maria: bool = False  # the K♠ and the A♠ score too
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -46,6 +55,31 @@ class HouseRules:
 
 RULE_KEYS = tuple(f.name for f in fields(HouseRules))
 SWITCHES = tuple(f.name for f in fields(HouseRules) if f.type in (bool, "bool"))  # the on/off rules
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of house rules that fills the new-game form; a game stores the rules, never the preset."""
+
+    key: str
+    name: str
+    rules: Mapping[str, object]
+    players: int | None = None  # the table it is usually played at, as the form says
+
+
+PRESETS = (
+    Preset("classic", "Classic", {}),
+    Preset("black-maria", "Black Maria", {"black_maria": True, "pass_cycle": "right"}, players=3),
+)
+
+
+def cycle_players(cycle: str) -> int | None:
+    """The number of players a pass cycle needs, if it needs a number.
+
+    >>> cycle_players("left-right-across-hold"), cycle_players("left-left2-right2-right-hold"), cycle_players("none")
+    (4, 5, None)
+    """
+    return next((SEATS_NEEDED[d] for d in PASS_CYCLES[cycle] if d in SEATS_NEEDED), None)
 
 
 def default_pass_cycle(players: int) -> str:
@@ -108,6 +142,8 @@ def house_rules(players: int, given: Mapping[str, object] | None = None) -> Hous
                 errors[f"rules.{key}"] = message
             else:
                 chosen[key] = given[key]
+    if chosen["sun"] and chosen["moon"] == "off" and "rules.sun" not in errors:
+        errors["rules.sun"] = "Shooting the sun needs the moon: with no moon, leave the sun off."
     refuse(errors)
     return HouseRules(**chosen)  # type: ignore[arg-type]
 
@@ -121,8 +157,10 @@ def _rule_problem(key: str, value: object, players: int) -> str | None:
     elif key == "pass_cycle":
         if value not in PASS_CYCLES:
             return "The pass cycle must be one of: " + ", ".join(PASS_CYCLES) + "."
-        if "across" in PASS_CYCLES[str(value)] and players != 4:
-            return f"Passing across needs exactly 4 players, not {players}."
+        for direction in PASS_CYCLES[str(value)]:
+            needed = SEATS_NEEDED.get(direction, players)
+            if players != needed:
+                return f"Passing {PASSES[direction].long} needs exactly {needed} players, not {players}."
     elif key in SWITCHES:
         if not isinstance(value, bool):
             return f"The {key} rule is on (true) or off (false)."
@@ -148,13 +186,11 @@ def pass_direction(rules: HouseRules, number: int) -> str:
 def pass_targets(direction: str, players: int) -> list[tuple[int, int]]:
     """Who passes to whom, as (from, to) seats; empty on a hold hand.
 
-    >>> pass_targets("right", 4)
-    [(0, 3), (1, 0), (2, 1), (3, 2)]
+    >>> pass_targets("right", 4), pass_targets("left2", 5)
+    ([(0, 3), (1, 0), (2, 1), (3, 2)], [(0, 2), (1, 3), (2, 4), (3, 0), (4, 1)])
     """
-    step = {"left": 1, "right": -1, "across": 2}.get(direction)
-    if step is None:
-        return []
-    return [(seat, (seat + step) % players) for seat in range(players)]
+    step = PASS_STEPS[direction]
+    return [(seat, (seat + step) % players) for seat in range(players)] if step else []
 
 
 def dealer(rules: HouseRules, players: int, number: int) -> int:

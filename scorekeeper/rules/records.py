@@ -23,7 +23,7 @@ def seat_records(state: GameState) -> list[SeatRecord]:
 
     >>> from .house import HouseRules
     >>> from .game import replay
-    >>> from .hands import Hand
+    >>> from .cards import Hand
     >>> seat_records(replay(3, HouseRules(target=13), [Hand((13, 0, 0), 0, moon_option="add")]))[0]
     SeatRecord(total=0, hands_played=1, game_finished=True, won=True, shared_win=False, moons=1, queens=1)
     """

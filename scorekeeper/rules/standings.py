@@ -30,7 +30,7 @@ def standings(state: GameState) -> list[Standing]:
 
     >>> from .game import replay
     >>> from .house import HouseRules
-    >>> from .hands import Hand
+    >>> from .cards import Hand
     >>> [(s.place, s.leads, s.closest) for s in standings(replay(3, HouseRules(), [Hand((4, 0, 9), 1)]))]
     [(1, True, False), (3, False, True), (2, False, False)]
     """

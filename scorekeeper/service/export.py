@@ -18,8 +18,9 @@ from .serialize import game_json, timestamp
 
 EXPORT_FORMAT = "hearts-scorekeeper"
 EXPORT_VERSION = 1
-CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", "queen", "jack", "moon", "score",
-               "total"]  # fmt: skip
+# A column for each penalty card: 1 for the seat that took it.
+CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", *rules.CARD_KEYS, "moon", "score",
+               "total", "place"]  # fmt: skip
 UID = re.compile(r"[0-9a-f]{32}")
 # Spreadsheets run a cell starting with these as a formula: "=HYPERLINK(…)" in a name must stay text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -35,23 +36,23 @@ def as_csv(games: Iterable[LoadedGame]) -> str:
     writer.writerow(CSV_COLUMNS)
     for loaded in games:
         for scored in loaded.state.hands:
-            moon = scored.moon
+            moon, places = scored.moon, rules.places(scored.totals)
             for seat, name in enumerate(loaded.players):
                 writer.writerow(
                     [
                         loaded.id,
-                        timestamp(loaded.game.created_at),
+                        timestamp(loaded.created_at),
                         scored.number,
                         scored.pass_direction,
                         cell_text(loaded.players[scored.dealer]),
                         seat,
                         cell_text(name),
                         scored.hand.hearts[seat],
-                        int(scored.hand.queen == seat),
-                        int(scored.hand.jack == seat),
+                        *(int(scored.hand.taker(card) == seat) for card in rules.PENALTY_CARDS),
                         moon.option if moon and moon.shooter == seat else "",
                         scored.scores[seat],
                         scored.totals[seat],
+                        places[seat],
                     ]
                 )
     return out.getvalue()
@@ -130,8 +131,7 @@ def _facts_of_export(hand: object) -> dict[str, object]:
     option = moon.get("option") if isinstance(moon, dict) else None
     return {
         "hearts": hand.get("hearts"),
-        "queen": hand.get("queen"),
-        "jack": hand.get("jack"),
+        **{key: hand.get(key) for key in rules.CARD_KEYS},
         "all_tricks": hand.get("all_tricks"),
         "moon_option": option if isinstance(option, str) and option in rules.MOON_OPTIONS else None,
     }

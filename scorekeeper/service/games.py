@@ -19,10 +19,10 @@ from . import summary
 from .loaded import GameNotFound as GameNotFound
 from .loaded import LoadedGame as LoadedGame
 from .loaded import all_games as all_games
+from .loaded import game_row, replayed
 from .loaded import last_game as last_game
 from .loaded import list_games as list_games
 from .loaded import load_game as load_game
-from .loaded import remember_replay, replayed
 from .loaded import stored_games as stored_games
 from .loaded import version as version
 from .rows import (
@@ -60,6 +60,14 @@ class Recorded:
 
 
 @dataclass(frozen=True)
+class Locked:
+    """A game's row, held for a change, and the game as it was before the change."""
+
+    row: models.Game
+    loaded: LoadedGame
+
+
+@dataclass(frozen=True)
 class Preview:
     state: rules.GameState
     advice: rules.MoonAdvice | None
@@ -78,8 +86,8 @@ def rebuild_records() -> int:
     """Replay every game and refresh what its rows keep of the replay, then add up every player's
     summary again from the seats; the number of games."""
     count = 0
-    for loaded in all_games():
-        keep_records(loaded.game, loaded.state)
+    for game in stored_games():
+        keep_records(game, replayed(game, keep_it=False).state)
         count += 1
     db.session.commit()
     summary.rebuild()
@@ -102,7 +110,8 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     A resend of a stored hand with its number and the same facts (a double tap,
     a retry after a lost answer) stores nothing and is no error.
     """
-    loaded = _locked(game_id)
+    locked = _locked(game_id)
+    loaded = locked.loaded
     expected = len(loaded.state.hands) + 1
     number = facts.get("number")
     if number is not None and not rules.is_whole(number):
@@ -110,13 +119,13 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     if number is not None and number != expected:
         if _already_stored(loaded, number, facts):
             db.session.rollback()  # not even updated_at changes: followers see nothing new
-            return Recorded(loaded, resent=True)
+            return Recorded(load_game(game_id), resent=True)
         raise rules.RuleError(f"Hand {number} is not the next hand: the next is hand {expected}.", conflict=True)
     loaded.state.upcoming()  # a finished game takes no more hands (a resend of its last one is answered above)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     state = rules.play(loaded.state, hand)
-    loaded.game.hands.append(hand_row(expected, hand))
-    return Recorded(_commit(loaded, state))
+    locked.row.hands.append(hand_row(expected, hand))
+    return Recorded(_commit(locked, state))
 
 
 def _already_stored(loaded: LoadedGame, number: object, facts: Mapping[str, object]) -> bool:
@@ -145,37 +154,38 @@ def preview_correction(game_id: int, number: int, facts: Mapping[str, object]) -
 
 @changes_a_game
 def correct_hand(game_id: int, number: int, facts: Mapping[str, object]) -> LoadedGame:
-    loaded = _locked(game_id)
-    hand, state = corrected(loaded, number, facts)
+    locked = _locked(game_id)
+    hand, state = corrected(locked.loaded, number, facts)
     for key, value in hand_columns(hand).items():
-        setattr(loaded.game.hands[number - 1], key, value)
-    return _commit(loaded, state)
+        setattr(locked.row.hands[number - 1], key, value)
+    return _commit(locked, state)
 
 
 @changes_a_game
 def undo_hand(game_id: int, number: int | None = None) -> LoadedGame:
     """Delete the last hand (``number``, when given, must be it); a finished game reopens."""
-    loaded = _locked(game_id)
-    last = len(loaded.game.hands)
+    locked = _locked(game_id)
+    loaded = locked.loaded
+    last = len(loaded.state.hands)
     if number is not None:
         _stored_hand(loaded, number)
         if number != last:
             raise rules.RuleError(f"Only the last hand (hand {last}) can be undone, not hand {number}.", conflict=True)
     if not last:
         raise rules.RuleError("There is no hand to undo yet.", conflict=True)
-    db.session.delete(loaded.game.hands.pop())
-    return _commit(loaded, rules.replay(len(loaded.players), loaded.rules, _facts(loaded)[:-1]))
+    db.session.delete(locked.row.hands.pop())
+    return _commit(locked, rules.replay(len(loaded.players), loaded.rules, _facts(loaded)[:-1]))
 
 
 @changes_a_game
 def delete_game(game_id: int) -> None:
-    game = _locked(game_id).game
+    game = _locked(game_id).row
     summary.forget_game(game)
     db.session.delete(game)
     db.session.commit()
 
 
-def _locked(game_id: int) -> LoadedGame:
+def _locked(game_id: int) -> Locked:
     """Load a game for a change, holding its row so concurrent changes wait their turn."""
     touched = db.session.execute(
         update(models.Game).where(models.Game.id == game_id).values(updated_at=models.utcnow()),
@@ -184,27 +194,27 @@ def _locked(game_id: int) -> LoadedGame:
     if not touched.rowcount:  # type: ignore[attr-defined]
         raise GameNotFound(f"There is no game {game_id}.")
     db.session.expire_all()
-    return load_game(game_id)
+    row = game_row(game_id)
+    return Locked(row, replayed(row))
 
 
-def _stored_hand(loaded: LoadedGame, number: int) -> models.Hand:
-    if not 1 <= number <= len(loaded.game.hands):
+def _stored_hand(loaded: LoadedGame, number: int) -> None:
+    if not 1 <= number <= len(loaded.state.hands):
         raise GameNotFound(f"Game {loaded.id} has no hand {number}.")
-    return loaded.game.hands[number - 1]
 
 
 def _facts(loaded: LoadedGame) -> list[rules.Hand]:
     return [scored.hand for scored in loaded.state.hands]
 
 
-def _commit(loaded: LoadedGame, state: rules.GameState) -> LoadedGame:
-    keep_records(loaded.game, state)
-    # A correction keeps the count of hands and this change's updated_at: the replay kept for that key
-    # while loading is of the hands before it. (Were the commit to fail, that updated_at is never stored.)
-    remember_replay((loaded.game.uid, loaded.game.updated_at, len(state.hands)), state)
+def _commit(locked: Locked, state: rules.GameState) -> LoadedGame:
+    keep_records(locked.row, state)
+    # Kept for this change's updated_at, in place of the state before the change that loading kept
+    # for it. (Were the commit to fail, that updated_at is never stored: nothing asks for it.)
+    after = replayed(locked.row, state)
     try:
         db.session.commit()
     except IntegrityError:
         # The unique (game, number) constraint: another phone stored this hand first.
         raise rules.RuleError("Another phone recorded this hand first: reload to see it.", conflict=True) from None
-    return LoadedGame(loaded.game, loaded.players, state)
+    return after

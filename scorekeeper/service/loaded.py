@@ -1,22 +1,25 @@
 """Loading games: a stored game with its state replayed from the hands, one game or many.
 
-A replay is kept while its game is unchanged, so the pages every phone at the
-table polls don't replay a long game each time.
+A loaded game is kept while its game is unchanged (every change touches the
+game's updated_at), so the pages every phone at the table polls neither load
+the rows nor replay a long game each time: one small query says whether the
+kept one is still the game.
 """
 
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Generic, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import models, rules
-from ..db import db
-from ..rules import Standing, TableSetup
+from ..db import db, engine_number
+from ..rules import PenaltyCard, Standing, TableSetup
 from .names import short_names
 from .rows import facts_of, house_rules_of, search_key
 
@@ -27,15 +30,21 @@ class GameNotFound(LookupError):
 
 @dataclass(frozen=True)
 class LoadedGame:
-    """A stored game with its state replayed from the hands."""
+    """A stored game as it was at one version: its facts, and its state replayed from the hands.
 
-    game: models.Game
+    Plain values only, no database row: the same one serves every request until the game changes.
+    """
+
+    id: int
+    uid: str
+    created_at: datetime
+    updated_at: datetime
     players: list[str]
     state: rules.GameState
 
     @property
-    def id(self) -> int:
-        return self.game.id
+    def version(self) -> "Version":
+        return version_of(self.id, self.updated_at)
 
     @property
     def rules(self) -> rules.HouseRules:
@@ -59,48 +68,96 @@ class LoadedGame:
         return rules.table_setup(len(self.players))
 
     @property
+    def cards(self) -> tuple[PenaltyCard, ...]:
+        """The penalty cards this game plays, in the order the hand form asks for them."""
+        return rules.in_play(self.rules)
+
+    @property
     def winner_names(self) -> list[str]:
         return [self.players[seat] for seat in self.state.outcome.winners]
 
 
-REPLAYS_KEPT = 256
-_replays: OrderedDict[tuple[str, datetime, int], rules.GameState] = OrderedDict()
-_replays_lock = threading.Lock()
+Version = tuple[int, int, datetime]  # the database connection, the game's id, its updated_at
+T = TypeVar("T")
 
 
-def replayed(game: models.Game) -> LoadedGame:
-    """The game with its replayed state; a replay is kept while the game is unchanged (every change
-    touches updated_at), so pages polled by every phone at the table don't replay a long game each time."""
-    key = (game.uid, game.updated_at, len(game.hands))
-    with _replays_lock:
-        state = _replays.get(key)
-        if state is not None:
-            _replays.move_to_end(key)
+class KeptByVersion(Generic[T]):
+    """What a game gives at one version, for the ``size`` versions asked for most recently.
+
+    Every change to a game touches its updated_at, so a kept value is good as long as its version is asked for.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self._lock:
+            value = self._kept.get(key)
+            if value is not None:
+                self._kept.move_to_end(key)
+        return value
+
+    def put(self, key: Hashable, value: T) -> T:
+        with self._lock:
+            self._kept[key] = value
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return value
+
+
+_kept: KeptByVersion[LoadedGame] = KeptByVersion(256)
+
+
+def version_of(game_id: int, updated_at: datetime) -> Version:
+    """Which game, in which state: a deleted game's id is never given again, and a change touches updated_at."""
+    return (engine_number(), game_id, updated_at)
+
+
+def kept(version: Version) -> LoadedGame | None:
+    return _kept.get(version)
+
+
+def keep(loaded: LoadedGame) -> LoadedGame:
+    return _kept.put(version_of(loaded.id, loaded.updated_at), loaded)
+
+
+def replayed(game: models.Game, state: rules.GameState | None = None, *, keep_it: bool = True) -> LoadedGame:
+    """A game row, loaded: the one kept for its version, else replayed now (or given ``state``) and kept.
+
+    ``keep_it`` is off for a walk through every game (an export), which would push the tables' games out.
+    """
     if state is None:
+        found = kept(version_of(game.id, game.updated_at))
+        if found is not None:
+            return found
         state = rules.replay(len(game.players), house_rules_of(game), [facts_of(hand) for hand in game.hands])
-        remember_replay(key, state)
-    return LoadedGame(game, [player.name for player in game.players], state)
-
-
-def remember_replay(key: tuple[str, datetime, int], state: rules.GameState) -> None:
-    with _replays_lock:
-        _replays[key] = state
-        while len(_replays) > REPLAYS_KEPT:
-            _replays.popitem(last=False)
+    players = [player.name for player in game.players]
+    loaded = LoadedGame(game.id, game.uid, game.created_at, game.updated_at, players, state)
+    return keep(loaded) if keep_it else loaded
 
 
 def load_game(game_id: int) -> LoadedGame:
+    """The game as it is now: the one kept for its version, or loaded from its rows."""
+    changed = db.session.scalar(select(models.Game.updated_at).where(models.Game.id == game_id))
+    found = None if changed is None else kept(version_of(game_id, changed))
+    return found or replayed(game_row(game_id))
+
+
+def game_row(game_id: int) -> models.Game:
+    """The game's row with its players and hands, for a change to them."""
     game = db.session.get(
         models.Game, game_id, options=[selectinload(models.Game.players), selectinload(models.Game.hands)]
     )
     if game is None:
         raise GameNotFound(f"There is no game {game_id}.")
-    return replayed(game)
+    return game
 
 
 def all_games(batch: int = 500) -> Iterator[LoadedGame]:
     """Every game, oldest first, replayed."""
-    return (replayed(game) for game in stored_games(batch))
+    return (replayed(game, keep_it=False) for game in stored_games(batch))
 
 
 def stored_games(batch: int = 500) -> Iterator[models.Game]:

@@ -3,15 +3,17 @@
 from collections.abc import Sequence
 
 ROOM = 7  # characters a name keeps on a phone's scoreboard, chips and column heads
+TAIL = 3  # a name cut in the middle keeps at least its last three letters
 
 
 def short_names(names: Sequence[str], room: int = ROOM) -> list[str]:
-    """Each name cut to ``room`` characters or the shortest start no other name shares.
+    """Each name cut to ``room`` characters or the shortest start no other name shares; names alike
+    for longer than that keep their start and their end.
 
     >>> short_names(["Christina", "Christopher", "Ann", "Bartholomew"])
     ['Christi…', 'Christo…', 'Ann', 'Bartho…']
     >>> short_names(["Alexandra", "Alexander", "Max"])
-    ['Alexandra', 'Alexander', 'Max']
+    ['Alex…dra', 'Alex…der', 'Max']
     """
     return [short_name(name, names, room) for name in names]
 
@@ -23,5 +25,17 @@ def short_name(name: str, names: Sequence[str], room: int = ROOM) -> str:
     keep = room - 1  # the "…" takes the last place
     while any(other.startswith(name[:keep].casefold()) for other in others):
         keep += 1
+    if keep > room:  # the screen would cut the start again, to the same as another name's
+        return middle_cut(name, others, room)
     # A cut that saves no space is no cut.
     return name if keep >= len(name) - 1 else name[:keep].rstrip() + "…"
+
+
+def middle_cut(name: str, others: list[str], room: int) -> str:
+    """The name's start and as much of its end as tells it from the others: "Alex…dra" beside "Alex…der"."""
+    for tail in range(TAIL, room):
+        head = room - tail
+        if not any(other.startswith(name[:head].casefold()) and other.endswith(name[-tail:].casefold())
+                   for other in others):  # fmt: skip
+            return name[:head].rstrip() + "…" + name[-tail:].lstrip()
+    return name

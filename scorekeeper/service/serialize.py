@@ -11,15 +11,15 @@ def timestamp(moment: datetime) -> str:
     return moment.replace(microsecond=0).isoformat() + "Z"
 
 
-def hand_json(scored: rules.ScoredHand) -> dict[str, object]:
+def hand_json(scored: rules.ScoredHand, cards: tuple[rules.PenaltyCard, ...]) -> dict[str, object]:
+    """A hand as the API gives it; ``cards`` are the penalty cards the game plays."""
     hand = scored.hand
     return {
         "number": scored.number,
         "dealer": scored.dealer,
         "pass": scored.pass_direction,
         "hearts": list(hand.hearts),
-        "queen": hand.queen,
-        "jack": hand.jack,
+        **{card.key: hand.taker(card) for card in rules.PENALTY_CARDS if card.listed or card in cards},
         "all_tricks": hand.all_tricks,
         "moon": {"shooter": scored.moon.shooter, "option": scored.moon.option} if scored.moon else None,
         "scores": list(scored.scores),
@@ -49,8 +49,9 @@ def summary_json(loaded: LoadedGame) -> dict[str, object]:
         "winners": list(state.outcome.winners),
         "hands": len(state.hands),
         "totals": list(state.totals),
-        "created_at": timestamp(loaded.game.created_at),
-        "updated_at": timestamp(loaded.game.updated_at),
+        "places": list(rules.places(state.totals)),
+        "created_at": timestamp(loaded.created_at),
+        "updated_at": timestamp(loaded.updated_at),
     }
 
 
@@ -58,9 +59,9 @@ def game_json(loaded: LoadedGame) -> dict[str, object]:
     state = loaded.state
     return {
         **summary_json(loaded),
-        "uid": loaded.game.uid,
+        "uid": loaded.uid,
         "rules": loaded.rules.as_dict(),
-        "hands": [hand_json(scored) for scored in state.hands],
+        "hands": [hand_json(scored, loaded.cards) for scored in state.hands],
         "next_hand": next_hand_json(state.next_hand, state.players),
     }
 

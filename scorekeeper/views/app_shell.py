@@ -17,7 +17,7 @@ from flask.sansio.app import App
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from .. import guard, minify
+from .. import guard, minify, rules
 from ..service import games
 
 bp = Blueprint("app_shell", __name__)
@@ -106,17 +106,22 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
     """What the table page needs to keep going with no network, worked out here while online.
 
     The page gets no second copy of the rules: the next hands' dealers and passes come
-    precomputed by the rules core; the one sum it may do is a hand's raw points (static/outbox.js).
+    precomputed by the rules core; the one sum it may do is a hand's raw points, with the cards'
+    points the hand form carries (views/common.hand_rules).
     """
     return {
         "game": loaded.id,
         "players": loaded.players,
         "totals": list(loaded.state.totals),
-        "jack": loaded.rules.omnibus,
         "leads": loaded.setup.leads,
         "removed": list(loaded.setup.removed),
         "ahead": [
-            {"number": hand.number, "dealer": hand.dealer, "pass": hand.pass_direction, "passes": hand.passes}
+            {
+                "number": hand.number,
+                "dealer": hand.dealer,
+                "pass": rules.words.pass_line(hand.pass_direction, rules.PASS_CARDS),
+                "passes": hand.passes,
+            }
             for hand in loaded.state.hands_ahead(HANDS_AHEAD)
         ],
         "record": url_for("api.record_hand", game_id=loaded.id),

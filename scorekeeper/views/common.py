@@ -20,12 +20,6 @@ from ..forms import ActionForm
 from ..service import games, restore
 
 BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
-OUTCOME_WORDS = {
-    "wins": "ends the game: the shooter wins",
-    "shares": "ends the game: the shooter shares the win",
-    "goes-on": "the game goes on",
-    "loses": "ends the game: someone else wins",
-}
 
 
 def register(app: Flask) -> None:
@@ -75,7 +69,34 @@ def page_helpers() -> dict[str, object]:
     # a session, which an error page must never do (it would sign out a phone that a cross-site
     # request reached without its cookie). formdata=None: reading the request here would read a body
     # too large for the error page that says so (413), and fail again.
-    return {"OUTCOME_WORDS": OUTCOME_WORDS, "action": LocalProxy(lambda: ActionForm(formdata=None))}
+    return {
+        # What the templates say about the rules, in the rules' own words (rules/words.py).
+        "OUTCOME_WORDS": rules.words.OUTCOMES,
+        "PASSES": rules.words.PASSES,
+        "PENALTY_CARDS": rules.PENALTY_CARDS,
+        "moon_words": rules.moon_words,
+        "pass_line": pass_line,
+        "hand_rules": hand_rules,
+        "action": LocalProxy(lambda: ActionForm(formdata=None)),
+    }
+
+
+def pass_line(direction: str) -> str:
+    return rules.words.pass_line(direction, rules.PASS_CARDS)
+
+
+def hand_rules(house: rules.HouseRules) -> dict[str, object]:
+    """What the hand form's scripts know of the rules: no number of their own, these facts (static/table.js)."""
+    moon = rules.moon_words(house)
+    return {
+        "hearts": rules.HEARTS,
+        "cards": [
+            {"key": card.key, "name": card.name, "points": card.points, "moon": card.moon, "ask": card.ask}
+            for card in rules.in_play(house)
+        ],
+        "heart_points": rules.HEART_POINTS,
+        "moon": None if house.moon == "off" else {key: moon.save_label(key, "{shooter}") for key in rules.MOON_OPTIONS},
+    }
 
 
 def and_list(names: list[str]) -> str:

@@ -5,7 +5,7 @@ import functools
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..db import db
+from ..db import engine_number
 from ..qr import qr_svg
 from ..service import games
 
@@ -30,7 +30,7 @@ def follow(game_id: int) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def rendered_board(database: str, game_id: int, version: str) -> str:
+def rendered_board(database: int, game_id: int, version: str) -> str:
     """A board is the same for every follower until the game changes: render each version once."""
     return render_template("follow/_board.html", loaded=games.load_game(game_id))
 
@@ -44,7 +44,7 @@ def board(game_id: int) -> Response:
     if version in request.if_none_match:
         answer = Response(status=304)
     else:
-        answer = Response(rendered_board(str(db.engine.url), game_id, version))
+        answer = Response(rendered_board(engine_number(), game_id, version))
     answer.set_etag(version)
     answer.headers["Cache-Control"] = "no-cache"
     return answer

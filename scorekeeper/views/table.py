@@ -3,22 +3,29 @@
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import rules
 from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
 from ..service import games
+from ..service.loaded import KeptByVersion
 from .common import and_list
 
 bp = Blueprint("table", __name__)
+# The table page every phone at a table loads, kept by version with a stand-in for the form token: "<" never
+# comes out of a template but in markup, so no name or number can be mistaken for it.
+TABLE_PAGES: KeptByVersion[str] = KeptByVersion(64)
+TOKEN = "<form token>"
 
 
 @bp.get("/")
 def home() -> str:
     playing, _ = games.list_games(20, finished=False)
     finished, _ = games.list_games(5, finished=True)
-    cards = [(loaded, started(loaded.game.created_at), leader_words(loaded)) for loaded in playing]
+    cards = [(loaded, started(loaded.created_at), leader_words(loaded)) for loaded in playing]
     return render_template("table/home.html", playing=cards, finished=finished)
 
 
@@ -44,9 +51,8 @@ def leader_words(loaded: games.LoadedGame) -> str:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> str | Response | tuple[str, int]:
     form = NewGameForm()
-    last = games.last_game()
-    if last is not None and not form.is_submitted():
-        form.process(data=NewGameForm.data_from(last.players, last.rules))
+    if not form.is_submitted():
+        form.process(data=starting_data(request.args.get("preset")))
     if form.validate_on_submit():
         try:
             loaded = games.create_game(form.names(), form.house_rules())
@@ -55,7 +61,15 @@ def new_game() -> str | Response | tuple[str, int]:
         else:
             return redirect(url_for(".game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
-    return render_template("table/new.html", form=form), status
+    return render_template("table/new.html", form=form, presets=rules.presets()), status
+
+
+def starting_data(preset_key: str | None) -> dict[str, object]:
+    """The new-game form's first fields: the last game's players and rules, or a preset's rules."""
+    last = games.last_game()
+    data = NewGameForm.data_from(last.players, last.rules) if last else {}
+    preset = next((preset for preset in rules.PRESETS if preset.key == preset_key), None)
+    return {**data, **NewGameForm.preset_data(preset)} if preset else data
 
 
 @bp.get("/games/<int:game_id>")
@@ -64,9 +78,23 @@ def game(game_id: int) -> str:
     upcoming = loaded.state.next_hand
     if upcoming is None:
         return render_template("table/over.html", loaded=loaded)
-    form = HandForm(number=upcoming.number).for_table(loaded.players)
     session.permanent = True  # the form's token lives as long as the session: a whole evening
-    return render_template("table/game.html", loaded=loaded, form=form)
+    return render_template("table/game.html", loaded=loaded, body=fresh_table(loaded, upcoming.number))
+
+
+def fresh_table(loaded: games.LoadedGame, number: int) -> Markup:
+    """The table page's content with an empty hand form: rendered once a version, with this phone's token."""
+    token = generate_csrf() if current_app.config.get("WTF_CSRF_ENABLED", True) else TOKEN
+    key = (*loaded.version, request.host_url)  # the follow link is a whole address
+    body = TABLE_PAGES.get(key)
+    if body is None:
+        form = HandForm(number=number).for_table(loaded.players)
+        body = TABLE_PAGES.put(key, table_body(loaded, form).replace(token, TOKEN))
+    return Markup(body.replace(TOKEN, token))
+
+
+def table_body(loaded: games.LoadedGame, form: HandForm, preview: games.Preview | None = None) -> str:
+    return render_template("table/_table.html", loaded=loaded, form=form, preview=preview)
 
 
 @bp.post("/games/<int:game_id>/hands")
@@ -87,7 +115,8 @@ def record_hand(game_id: int) -> str | Response | tuple[str, int]:
             flash(f"Hand {saved} was already saved." if recorded.resent else f"Hand {saved} saved.", "done")
             return redirect(url_for(".game", game_id=game_id))
     status = refused_token(form) or 422
-    return render_template("table/game.html", loaded=loaded, form=form, preview=try_preview(loaded, form)), status
+    body = Markup(table_body(loaded, form, try_preview(loaded, form)))
+    return render_template("table/game.html", loaded=loaded, body=body), status
 
 
 def refused_token(form: HandForm) -> int | None:
