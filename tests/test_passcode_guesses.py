@@ -144,3 +144,21 @@ def test_an_ipv6_network_of_one_home_is_one_address(guarded):
     assert guess_from(client, "2001:db8:1:2:ffff:ffff:ffff:9").status_code == 429
     assert guess_from(client, "2001:db8:1:3::1").status_code == 401
     assert attempts(guarded) == {"2001:db8:1:2::/64": 1, "2001:db8:1:3::/64": 1}
+
+
+@pytest.mark.parametrize("setting", ["0", "off", "no", "false", ""])
+def test_a_proxy_setting_that_says_off_trusts_no_forwarded_address(database_url, monkeypatch, tmp_path, setting):
+    (tmp_path / "settings.env").write_text(f"SCOREKEEPER_BEHIND_PROXY={setting}\n")
+    (tmp_path / "settings.env").chmod(0o600)
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    monkeypatch.delenv("SCOREKEEPER_BEHIND_PROXY", raising=False)
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": PASSCODE})
+    client = app.test_client()
+    for address in ("198.51.100.1", "198.51.100.2"):
+        headers = {"Authorization": "Bearer jack", "X-Forwarded-For": address, "X-Forwarded-Proto": "https"}
+        answer = client.get("/api/games", headers=headers)
+    assert answer.status_code == 429  # the second guess is the same client's, whatever it claims
+    assert list(attempts(app)) == ["127.0.0.1"]
+    assert "Secure" not in client.post("/sign-in", headers={"X-Forwarded-Proto": "https"}).headers.get("Set-Cookie", "")
+    with app.app_context():
+        db.engine.dispose()
