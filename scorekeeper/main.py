@@ -54,8 +54,9 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     behind_proxy = bool(app.config["BEHIND_PROXY"])
     settings = serving.server_settings(bind or app.config["BIND"], threads or app.config["THREADS"],
                                        app.config["MAX_CONTENT_LENGTH"], behind_proxy)  # fmt: skip
-    server = serving.listening_server(app, settings)
-    click.echo(banner(app, *serving.address(server), behind_proxy=behind_proxy))
+    # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
+    server = serving.listening_server(app, settings, per_address=None if behind_proxy else serving.PER_ADDRESS)
+    click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy))
     serving.run(server)
 
 

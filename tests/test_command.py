@@ -112,10 +112,16 @@ def test_the_environment_wins_over_the_settings_file_and_the_file_over_the_defau
         ("\nsecret passcode on its own\n", 0o600, "settings.env line 2 is not a NAME=value line."),
         ("THREADS=many\n", 0o600, "THREADS in {path} line 1 must be a whole number from 1 to 256."),
         ("SCOREKEEPER_PASSCODE=correct horse\n", 0o644, "can be read by other users of this machine"),
-        ("SCOREKEEPER_BEHIND_PROXY=maybe\n", 0o600,
-         "SCOREKEEPER_BEHIND_PROXY in {path} line 1 must be the number of proxies in front (1 for one), or off (0)."),
-        ("SCOREKEEPER_PASSCODE=four words nobody guesses # the club's\n", 0o600,
-         "{path} line 1: a value with “ #” in it is ambiguous (a comment, or part of the value?)"),
+        (
+            "SCOREKEEPER_BEHIND_PROXY=maybe\n",
+            0o600,
+            "SCOREKEEPER_BEHIND_PROXY in {path} line 1 must be the number of proxies in front (1 for one), or off (0).",
+        ),
+        (
+            "SCOREKEEPER_PASSCODE=four words nobody guesses # the club's\n",
+            0o600,
+            "{path} line 1: a value with “ #” in it is ambiguous (a comment, or part of the value?)",
+        ),
         ('SCOREKEEPER_PASSCODE="four words nobody guesses" # the club\'s\n', 0o600, "{path} line 1: a value with"),
     ],
 )

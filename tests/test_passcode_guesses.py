@@ -152,8 +152,8 @@ def test_a_proxy_setting_that_says_off_trusts_no_forwarded_address(database_url,
     (tmp_path / "settings.env").chmod(0o600)
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
     monkeypatch.delenv("SCOREKEEPER_BEHIND_PROXY", raising=False)
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": PASSCODE})
-    client = app.test_client()
+    settings = {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": PASSCODE}
+    client = (app := create_app(settings)).test_client()
     for address in ("198.51.100.1", "198.51.100.2"):
         headers = {"Authorization": "Bearer jack", "X-Forwarded-For": address, "X-Forwarded-Proto": "https"}
         answer = client.get("/api/games", headers=headers)
