@@ -135,7 +135,8 @@ def replay(players: int, rules: HouseRules, hands: Sequence[Hand]) -> GameState:
         if state.finished:
             last = len(state.hands)
             raise RuleError(
-                f"This would end the game at hand {last}, but hands up to {len(hands)} are recorded.",
+                f"This would end the game at hand {last}, but hands up to {len(hands)} are recorded. "
+                f"Check the hand again; if it is right, undo the hands after hand {last} first, the last one first.",
                 {"hands": f"The game would end at hand {last}."},
                 conflict=True,
             )

@@ -33,6 +33,8 @@ def pass_line(direction: str, cards: int) -> str:
     return "Hold: no passing" if direction == "hold" else f"Pass {cards} cards {PASSES[direction].long}"
 
 
+TIE_BREAK = "Tie for the lowest total: play goes on until one player alone is lowest."
+
 STANDARD_CYCLE = "Standard: left, right, across, hold with 4 players; left, right, hold with 3 or 5"
 
 
