@@ -66,8 +66,9 @@ def test_a_game_night(page: Page, live_server: str):
     panel.get_by_text("Shooter −26").click()
     page.get_by_role("button", name="Save hand · Ben −26").click()
 
-    # Undo it at once from the note that says it was saved: the hand comes back on the form
-    page.get_by_role("button", name="Undo hand 2").click()
+    # Undo it from the line that says it was saved, once asked: the hand comes back on the form
+    page.get_by_role("button", name="Undo hand 2…").click()
+    page.get_by_role("dialog").get_by_role("button", name="Yes, undo hand 2").click()
     expect(page.get_by_role("status").filter(has_text="Hand 2 undone")).to_be_visible()
     totals(page, 4, 13, 9, 0)
     expect(

@@ -47,6 +47,11 @@ class LoadedGame:
         return version_of(self.id, self.updated_at)
 
     @property
+    def tag(self) -> str:
+        """The tag ``version`` answers for this game while it is unchanged: a page says which version it shows."""
+        return version_tag(self.id, self.updated_at)
+
+    @property
     def rules(self) -> rules.HouseRules:
         return self.state.rules
 
@@ -181,7 +186,11 @@ def stored_games(batch: int = 500) -> Iterator[models.Game]:
 def version(game_id: int) -> str | None:
     """A tag that changes with every change to the game (every change touches updated_at)."""
     changed = db.session.scalar(select(models.Game.updated_at).where(models.Game.id == game_id))
-    return None if changed is None else f"{game_id}-{changed.isoformat()}"
+    return None if changed is None else version_tag(game_id, changed)
+
+
+def version_tag(game_id: int, updated_at: datetime) -> str:
+    return f"{game_id}-{updated_at.isoformat()}"
 
 
 def last_game() -> LoadedGame | None:
