@@ -132,7 +132,9 @@ def test_a_correction_previewed_gives_a_moons_options_at_its_hand(table):
     table.start_game()
     table.record_hand([4, 0, 9, 0], 1)
     table.record_hand([0, 2, 3, 8], 3)
-    preview = table.client.post(f"/api/games/{table.game_id}/hands/2/preview", json={"hearts": [13, 0, 0, 0], "queen": 0})
+    preview = table.client.post(
+        f"/api/games/{table.game_id}/hands/2/preview", json={"hearts": [13, 0, 0, 0], "queen": 0}
+    )
     moon = preview.json["moon"]
     assert moon["shooter"] == 0 and moon["advice"] == "add"
     assert moon["options"]["add"]["totals"] == [4, 39, 35, 26]  # right after hand 2

@@ -218,7 +218,12 @@ def test_a_save_from_a_stale_page_is_a_conflict_that_shows_both_versions(phone, 
     expect(rows.nth(1)).to_have_text(re.compile(r"^Q♠\s*Christi\S*\s*Christo\S*$"))
     choices = box.get_by_role("button")
     expect(choices).to_have_text(["Keep the other phone's hand 4", "Keep this phone's hand 4"])
-    assert choices.evaluate_all("buttons => new Set(buttons.map(b => b.className + getComputedStyle(b).backgroundColor)).size") == 1
+    assert (
+        choices.evaluate_all(
+            "buttons => new Set(buttons.map(b => b.className + getComputedStyle(b).backgroundColor)).size"
+        )
+        == 1
+    )
     assert choices.evaluate_all("buttons => buttons.some(b => b === document.activeElement)") is False
     expect(box).to_contain_text(re.compile(r"Totals then: \D*24\D*16\D*14\D*37\D*13\s*Keep this"))  # theirs
     expect(box).to_contain_text(re.compile(r"Totals then: \D*24\D*16\D*27\D*24\D*13$"))  # this phone's

@@ -44,12 +44,17 @@ SAVING = f"life.save({ENTERING}, {js(HAND)}, {js(PREVIEW)}, false).state"
 SAVED = f"life.answered({SAVING}, 201, {js(GAME)}).state"
 QUEUED = f"life.save({ENTERING}, {js(HAND)}, null, true).state"
 CONFLICT = f"life.answered({SAVING}, 409, {{error: 'Hand 7 is not the next hand: the next is hand 8.'}}).state"
-REFUSED = f"life.answered({SAVING}, 422, {{error: 'Say who took the Q♠.', errors: {{queen: 'Say who took the Q♠.'}}}}).state"
+REFUSED = (
+    f"life.answered({SAVING}, 422, {{error: 'Say who took the Q♠.', errors: {{queen: 'Say who took the Q♠.'}}}}).state"
+)
 
 
 def test_save_shows_the_totals_of_the_preview_of_this_very_hand_at_once(scripts):
     step = life(scripts, f"life.save({ENTERING}, {js(HAND)}, {js(PREVIEW)}, false)")
-    assert step == {"state": {"phase": "saving", "number": 7, "hand": SENT, "totals": [40, 52, 31, 12]}, "effect": "send"}
+    assert step == {
+        "state": {"phase": "saving", "number": 7, "hand": SENT, "totals": [40, 52, 31, 12]},
+        "effect": "send",
+    }
     other = {"facts": {**HAND, "queen": 2}, "totals": [1, 2, 3, 4]}
     assert life(scripts, f"life.save({ENTERING}, {js(HAND)}, {js(other)}, false).state.totals") is None
     assert life(scripts, f"life.save({ENTERING}, {js(HAND)}, null, false).effect") == "send"
@@ -108,7 +113,10 @@ def test_an_error_without_words_says_what_to_do(scripts):
 
 
 def test_a_late_answer_changes_nothing(scripts):
-    assert life(scripts, f"life.answered({ENTERING}, 201, {js(GAME)})") == {"state": {"phase": "entering", "number": 7}, "effect": None}
+    assert life(scripts, f"life.answered({ENTERING}, 201, {js(GAME)})") == {
+        "state": {"phase": "entering", "number": 7},
+        "effect": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -135,7 +143,10 @@ def test_a_conflict_whose_comparison_fails_leaves_save_alive(scripts):
 def test_a_conflict_settled_either_way(scripts):
     theirs = life(scripts, f"life.settle({CONFLICT}, 'theirs', 8)")
     assert theirs == {"state": {"phase": "saved", "number": 8, "saved": 7, "choice": "theirs"}, "effect": "refresh"}
-    assert life(scripts, f"life.lineWords(life.settle({CONFLICT}, 'theirs', 8).state)") == "Hand 7: the other phone's kept."
+    assert (
+        life(scripts, f"life.lineWords(life.settle({CONFLICT}, 'theirs', 8).state)")
+        == "Hand 7: the other phone's kept."
+    )
     mine = life(scripts, f"life.settle({CONFLICT}, 'mine')")
     assert mine["effect"] == "correct" and mine["state"]["hand"] == SENT and mine["state"]["phase"] == "saving"
     corrected = life(scripts, f"life.answered(life.settle({CONFLICT}, 'mine').state, 200, {js(GAME)}).state")
@@ -170,8 +181,13 @@ def test_a_hand_the_outbox_could_not_take_stays_on_the_form(scripts):
 
 @pytest.mark.parametrize(
     "state, entered, what",
-    [(SAVING, False, None), (ENTERING, False, "refresh"), (SAVED, False, "refresh"), (ENTERING, True, "notice"),
-     (CONFLICT, False, "notice")],  # fmt: skip
+    [
+        (SAVING, False, None),
+        (ENTERING, False, "refresh"),
+        (SAVED, False, "refresh"),
+        (ENTERING, True, "notice"),
+        (CONFLICT, False, "notice"),
+    ],  # fmt: skip
     ids=["saving", "idle", "saved", "entered", "conflict"],
 )
 def test_a_change_on_another_phone_refreshes_the_page_unless_a_hand_is_in_hand(scripts, state, entered, what):
@@ -184,7 +200,12 @@ def test_a_change_on_another_phone_refreshes_the_page_unless_a_hand_is_in_hand(s
         (7, 8, False, "Hand 7 was saved on another phone."),
         (8, 7, False, "Hand 7 was undone on another phone."),
         (8, 8, False, "A hand was corrected on another phone."),
-        (7, 8, 7, "Hand 7 was saved on another phone. Your hand 7 stays on the form: Save checks it against the server's."),
+        (
+            7,
+            8,
+            7,
+            "Hand 7 was saved on another phone. Your hand 7 stays on the form: Save checks it against the server's.",
+        ),
     ],
 )
 def test_what_changed_elsewhere_in_words(scripts, before, after, kept, words):
@@ -199,7 +220,9 @@ def test_the_hands_waiting_are_read_whatever_the_storage_holds(scripts):
 
 
 def offline(page: Page, expression: str):
-    return page.evaluate(f"async () => {{ const offline = await import('/static/offline-table.js'); return {expression}; }}")
+    return page.evaluate(
+        f"async () => {{ const offline = await import('/static/offline-table.js'); return {expression}; }}"
+    )
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ def register(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, limit_body)  # before CSRF reads the form
     app.context_processor(page_helpers)
     app.add_template_filter(and_list)
-    app.add_template_filter(counted)
+    app.add_template_filter(rules.words.hand_count)
     app.add_template_global(follow_link)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(rules.RuleError, rule_broken)
@@ -72,9 +72,9 @@ def page_helpers() -> dict[str, object]:
     # too large for the error page that says so (413), and fail again.
     return {
         # What the templates say about the rules, in the rules' own words (rules/words.py).
-        "OUTCOME_WORDS": rules.words.OUTCOMES,
+        "OUTCOME_WORDS": rules.words.said(rules.words.OUTCOMES),
         "PASSES": rules.words.PASSES,
-        "TIE_BREAK": rules.words.TIE_BREAK,
+        "tie_break": rules.words.tie_break,
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
         "pass_line": pass_line,
@@ -98,26 +98,13 @@ def hand_rules(house: rules.HouseRules) -> dict[str, object]:
         ],
         "heart_points": rules.HEART_POINTS,
         "moon": None if house.moon == "off" else {key: moon.save_label(key, "{shooter}") for key in rules.MOON_OPTIONS},
-        "tie_break": rules.words.TIE_BREAK,
+        "tie_break": rules.words.tie_break(),
     }
 
 
 def and_list(names: list[str]) -> str:
-    """Ann; Ann and Ben; Ann, Ben and Cat.
-
-    >>> and_list(["Ann", "Ben", "Cat"])
-    'Ann, Ben and Cat'
-    """
-    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def counted(count: int, noun: str) -> str:
-    """A count of things as a player reads it: never "1 hands".
-
-    >>> counted(1, "hand"), counted(2, "hand"), counted(0, "hand")
-    ('1 hand', '2 hands', '0 hands')
-    """
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    """Ann; Ann and Ben; Ann, Ben and Cat: as the table's language lists them (rules.words.listed)."""
+    return rules.words.listed(names)
 
 
 def follow_link(game_id: int) -> dict[str, object]:
