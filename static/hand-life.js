@@ -9,8 +9,9 @@
 // saved and queued keep Save inert until a chip of the next hand is tapped, so a second tap changes nothing;
 // every other state takes the next tap on Save, so no answer and no failed refresh can leave Save dead.
 // A state is {phase, number (of the hand the form records next: always the server's), hand (the one sent),
-// saved (its number), totals, message, field, choice}. Each step gives back {state, effect}: the effect is what
-// the page must do next ("send", "queue", "refresh", "compare", "correct", "reset"), or null.
+// saved (its number), totals, message, field, choice, stale (the form still shows the hand sent)}. Each step
+// gives back {state, effect}: the effect is what the page must do next ("send", "queue", "refresh",
+// "compare", "correct", "reset"), or null.
 
 var NO_ANSWER = "The server did not answer. Your hand is kept: tap Save again.";
 
@@ -25,6 +26,11 @@ function step(state, effect) {
 // Waiting for an answer, or done until the next hand is begun: a tap on Save does nothing then.
 function busy(state) {
   return ["saving", "saved", "queued"].indexOf(state.phase) !== -1;
+}
+
+// The form takes no tap while its hand is on its way, or stored and about to give way to the next hand's.
+function inert(state) {
+  return state.phase === "saving" || Boolean(state.stale);
 }
 
 // Save tapped with a complete hand. `preview` is the latest preview the page holds ({facts, totals}); its totals
@@ -55,6 +61,7 @@ function answered(state, status, body) {
     var next = body.next_hand ? body.next_hand.number : null; // the server's: null once the game is over
     var saved = { phase: "saved", number: next, saved: state.hand.number, hand: state.hand, choice: state.choice };
     saved.resent = status === 200 && !state.choice;
+    saved.stale = true;
     return step(saved, "refresh");
   }
   if (status === 409) return step(held("conflict", state, body.error), "compare");
@@ -76,7 +83,7 @@ function tapped(state) {
 
 // The server's page is in: its form carries the number of the next hand.
 function refreshed(state, number) {
-  if (state.phase === "saved") return Object.assign({}, state, { number: number });
+  if (state.phase === "saved") return Object.assign({}, state, { number: number, stale: false });
   return state.phase === "conflict" ? state : entering(number);
 }
 
@@ -89,14 +96,16 @@ function renumbered(state, number) {
 // Stored, but the page could not be fetched again: the form starts the next hand by itself.
 function refreshFailed(state) {
   var words = lineWords(state) + " The page could not refresh: reload it to see the totals.";
-  return step(Object.assign({}, state, { message: words }), "reset");
+  return step(Object.assign({}, state, { message: words, stale: false }), "reset");
 }
 
 // A conflict settled: "theirs" keeps the server's hand (nothing to send; `next` is the server's next hand),
 // "mine" sends this phone's in its place, as a correction.
 function settle(state, choice, next) {
   if (state.phase !== "conflict") return step(state);
-  if (choice === "theirs") return step({ phase: "saved", number: next, saved: state.hand.number, choice: choice }, "refresh");
+  if (choice === "theirs") {
+    return step({ phase: "saved", number: next, saved: state.hand.number, choice: choice, stale: true }, "refresh");
+  }
   return step({ phase: "saving", number: state.number, hand: state.hand, choice: choice }, "correct");
 }
 
@@ -144,6 +153,6 @@ function waitingIn(storage, key) {
 }
 
 export {
-  entering, busy, save, answered, notQueued, tapped, refreshed, renumbered, refreshFailed, settle, elsewhere,
+  entering, busy, inert, save, answered, notQueued, tapped, refreshed, renumbered, refreshFailed, settle, elsewhere,
   changedWords, buttonWords, lineWords, waitingIn
 };

@@ -84,10 +84,10 @@ function draw() {
   var hand = page.hand;
   var words = state && life.lineWords(state);
   if (!hand || !state) return;
-  inPlace(function () {
+  (life.busy(state) ? inPlace : function (change) { change(); })(function () {
     hand.button.textContent = life.buttonWords(state, hand.label());
     hand.button.setAttribute("aria-disabled", life.busy(state));
-    hand.form.querySelectorAll("fieldset").forEach(function (set) { set.inert = state.phase === "saving"; });
+    hand.form.querySelectorAll("fieldset").forEach(function (set) { set.inert = life.inert(state); });
     drawTotals();
     if (!words) return;
     hand.say(words, state.phase === "saved" || state.phase === "queued" ? "ok" : "problem");
@@ -96,7 +96,8 @@ function draw() {
   if (state.field) hand.point(state.field, words);
 }
 
-// Save stays where it is on the screen while the page changes around it: a second tap lands on it again.
+// Save stays where it is on the screen while the page changes around it after a tap on it: a second tap lands on
+// it again. (While a hand is entered the page does not move under the finger.)
 function inPlace(change) {
   var before = page.hand.button.getBoundingClientRect().top;
   var result = change();

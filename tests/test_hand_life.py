@@ -142,7 +142,10 @@ def test_a_conflict_whose_comparison_fails_leaves_save_alive(scripts):
 
 def test_a_conflict_settled_either_way(scripts):
     theirs = life(scripts, f"life.settle({CONFLICT}, 'theirs', 8)")
-    assert theirs == {"state": {"phase": "saved", "number": 8, "saved": 7, "choice": "theirs"}, "effect": "refresh"}
+    assert theirs == {
+        "state": {"phase": "saved", "number": 8, "saved": 7, "choice": "theirs", "stale": True},
+        "effect": "refresh",
+    }
     assert (
         life(scripts, f"life.lineWords(life.settle({CONFLICT}, 'theirs', 8).state)")
         == "Hand 7: the other phone's kept."
@@ -155,6 +158,24 @@ def test_a_conflict_settled_either_way(scripts):
     unanswered = life(scripts, f"life.answered(life.settle({CONFLICT}, 'mine').state, 0, {{}})")
     assert unanswered["state"]["phase"] == "failed" and unanswered["effect"] is None  # a correction never waits offline
     assert life(scripts, f"life.settle({ENTERING}, 'mine').effect") is None
+
+
+@pytest.mark.parametrize(
+    "state, inert",
+    [
+        (ENTERING, False),
+        (SAVING, True),
+        (SAVED, True),
+        (f"life.refreshed({SAVED}, 8)", False),
+        (f"life.refreshFailed({SAVED}).state", False),
+        (QUEUED, False),
+        (CONFLICT, False),
+    ],  # fmt: skip
+    ids=["entering", "saving", "saved", "refreshed", "refresh-failed", "queued", "conflict"],
+)
+def test_the_form_takes_no_tap_until_the_next_hands_form_is_in(scripts, state, inert):
+    """Between the answer and the server's page, a tap on a chip would land on the hand just saved."""
+    assert life(scripts, f"life.inert({state})") is inert
 
 
 def test_after_the_answer_the_page_refreshes_or_starts_the_next_hand_itself(scripts):
