@@ -5,6 +5,10 @@ house rule that changes them changes the words too. Error messages stay beside t
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .standings import Standing
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,21 @@ def pass_line(direction: str, cards: int) -> str:
     ('Pass 3 cards two seats to the left', 'Hold: no passing')
     """
     return "Hold: no passing" if direction == "hold" else f"Pass {cards} cards {PASSES[direction].long}"
+
+
+def standing_tag(standing: "Standing", target: int) -> str:
+    """What the scoreboard says under a total: who leads, and how far the total nearest the target has to go.
+
+    >>> from .standings import Standing
+    >>> [standing_tag(Standing(0, total, 1, leads, closest, to_go), 100)
+    ...  for total, leads, closest, to_go in [(40, True, False, 60), (93, False, True, 7), (107, False, True, None)]]
+    ['♛ leads', '7 to go', 'past 100']
+    """
+    if standing.leads:
+        return "♛ leads"
+    if not standing.closest:
+        return ""
+    return f"past {target}" if standing.to_go is None else f"{standing.to_go} to go"
 
 
 STANDARD_CYCLE = "Standard: left, right, across, hold with 4 players; left, right, hold with 3 or 5"
