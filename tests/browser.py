@@ -8,6 +8,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
+from playwright.sync_api import Locator, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.db import db
@@ -32,6 +33,18 @@ SMALL_PHONE = {
     "has_touch": True,
 }
 LONG_NAMES = ["Christina", "Christopher", "Alexandra", "Bartholomew", "Maximilian"]
+ALIKE_NAMES = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]  # two pairs alike for long
+
+
+def in_sight(locator: Locator) -> None:
+    """Wholly inside the viewport, its first and last lines not under the sticky totals or the save bar."""
+    expect(locator).to_be_in_viewport(ratio=1)
+    covered = locator.evaluate(
+        """el => { const r = el.getBoundingClientRect(), x = r.left + r.width / 2, inset = Math.min(r.height / 2, 12);
+                   const hidden = y => !el.contains(document.elementFromPoint(x, y));
+                   return hidden(r.top + inset) || hidden(r.bottom - inset); }"""
+    )
+    assert not covered
 
 
 def need_chromium() -> None:

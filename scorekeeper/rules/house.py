@@ -107,23 +107,39 @@ def clean_names(names: object) -> list[str]:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         message = f"Hearts needs 3 to 5 players, not {len(names)}."
         raise RuleError(message, {"players": message})
-    cleaned: list[str] = []
+    fault = name_fault(names)
+    if fault is not None:
+        raise RuleError(fault[1], {"players": fault[1]})
+    return [trimmed(name) for name in names if isinstance(name, str)]  # every one, once name_fault found none
+
+
+def trimmed(name: str) -> str:
+    return unicodedata.normalize("NFC", name).strip()  # "José" typed as one letter or as e + accent
+
+
+def name_fault(names: Sequence[object]) -> tuple[int, str] | None:
+    """The first seat whose name cannot stand, and why: the form marks that box.
+
+    >>> name_fault(["Ann", "Ben", " ann "]), name_fault(["Ann", "", "Cat"]), name_fault(["Ann", "Ben"])
+    ((2, 'Two players are called “ann”: make the names different.'), (1, 'Player 2 needs a name.'), None)
+    """
+    seen: set[str] = set()
     for seat, name in enumerate(names):
         if isinstance(name, str):
-            name = unicodedata.normalize("NFC", name).strip()  # "José" typed as one letter or as e + accent
+            name = trimmed(name)
         if not isinstance(name, str) or not name:
             message = f"Player {seat + 1} needs a name."
         elif problem := name_problem(name):
             message = f"Player {seat + 1}'s name {problem}."
         elif len(name) > NAME_MAX:
             message = f"“{name[:NAME_MAX]}…” is too long: {NAME_MAX} characters at most."
-        elif skeleton(name) in {skeleton(other) for other in cleaned}:  # "Ann" and "Аnn" look the same
+        elif skeleton(name) in seen:  # "Ann" and "Аnn" look the same
             message = f"Two players are called “{name}”: make the names different."
         else:
-            cleaned.append(name)
+            seen.add(skeleton(name))
             continue
-        raise RuleError(message, {"players": message})
-    return cleaned
+        return seat, message
+    return None
 
 
 def house_rules(players: int, given: Mapping[str, object] | None = None) -> HouseRules:
