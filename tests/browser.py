@@ -47,6 +47,26 @@ def in_sight(locator: Locator) -> None:
     assert not covered
 
 
+# The text a player sees in an element: what is only read aloud (a box of a pixel, visually hidden) left out.
+SHOWN = """el => { let shown = "";
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const box = node.parentElement;
+    if (box.checkVisibility() && box.getBoundingClientRect().width > 1) shown += node.textContent;
+  }
+  return shown.replace(/\\s+/g, " ").trim(); }"""
+
+
+def shown_text(locator: Locator) -> str:
+    """What a player sees in one element."""
+    return locator.evaluate(SHOWN)
+
+
+def shown_texts(locator: Locator) -> list[str]:
+    """What a player sees in each element, read at once (a page may swap its content as it polls)."""
+    return locator.evaluate_all(f"elements => elements.map({SHOWN})")
+
+
 def need_chromium() -> None:
     """Skip on a machine without Chromium, but never in CI, where .ci/run installs it."""
     if shutil.which(CHROMIUM):

@@ -60,9 +60,9 @@ def test_new_game_offers_the_last_players_in_one_tap_and_fills_nothing_unasked(c
 
 def test_a_new_game_starts_at_the_table(client, game):
     page = client.get(game).get_data(as_text=True)
-    assert "Hand 1" in page and "<strong>Ann</strong> deals" in page
+    assert "Hand 1" in page and '<span class="sep"> · </span>Ann deals' in page
     assert "Ann → Ben" in page and "Dan → Ann" in page
-    assert "The holder of 2♣ leads" in page
+    assert "The 2♣ leads." in page
 
 
 @pytest.mark.parametrize(
@@ -87,7 +87,7 @@ def test_recording_a_hand_updates_the_scoreboard(client, game):
     answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
     assert answer.status_code == 302
     page = client.get(game).get_data(as_text=True)
-    assert "Hand 2" in page and "Pass 3 cards to the right:" in page
+    assert "Hand 2" in page and 'aria-label="Pass 3 cards to the right"' in page
     assert 'data-total="1">13<' in page and 'data-total="2">9<' in page
     assert "Ann → Dan" in page
 

@@ -37,6 +37,16 @@ class TableSetup:
         remove = f"remove the {' and '.join(self.removed)}; " if self.removed else ""
         return f"{self.players} players: {remove}{self.cards_each} cards each; the holder of the {self.leads} leads."
 
+    @property
+    def lead_line(self) -> str:
+        """Under the next hand: who leads, and what comes out of the deck.
+
+        >>> table_setup(5).lead_line, table_setup(4).lead_line
+        ('The 3♣ leads; remove the 2♣ and 2♦.', 'The 2♣ leads.')
+        """
+        remove = f"; remove the {' and '.join(self.removed)}" if self.removed else ""
+        return f"The {self.leads} leads{remove}."
+
 
 def table_setup(players: int) -> TableSetup:
     return TableSetup(players, CARDS_REMOVED[players], CARDS_EACH[players], OPENING_LEAD[players])
