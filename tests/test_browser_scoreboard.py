@@ -74,7 +74,8 @@ def test_who_passes_to_whom_shows_without_a_tap_and_the_dealer_whole(phone, live
     page = phone.new_page()
     page.goto(f"{live_server}/games/{five}")
     heading = page.locator(".next-hand h1")
-    assert shown_text(heading) == "Hand 4 · Christopher deals · pass ← left"
+    assert shown_text(heading) == "Hand 4 · Christopher deals pass ← left"  # the way to pass on its own line
+    expect(heading).to_have_accessible_name("Hand 4 · Christopher deals · pass left")
     in_sight(heading)
     pairs = page.get_by_role("list", name="Pass 3 cards to the left").get_by_role("listitem")
     assert shown_texts(pairs) == [
