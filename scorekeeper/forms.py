@@ -4,8 +4,10 @@ A broken rule comes back as a :class:`~scorekeeper.rules.RuleError`, whose
 per-field messages :func:`show_rule_errors` puts next to the fields.
 """
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 
+from flask_babel import LazyString
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, Field, Form, HiddenField, IntegerField, RadioField, StringField
@@ -20,10 +22,27 @@ def options(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
+def said(words: Callable[[], str]) -> LazyString:
+    """A label the rules core words, in the language of the request that shows it."""
+    return LazyString(words)
+
+
 STANDARD_CYCLE = "standard"
-PASS_CYCLE_CHOICES = options([(STANDARD_CYCLE, rules.words.STANDARD_CYCLE), *rules.pass_cycle_choices().items()])
-MOON_CHOICES = options(list(rules.moon_choices().items()))
-TIE_CHOICES = options(list(rules.words.TIE_CHOICES.items()))
+
+
+# Choices the rules core words: made for each form shown, in the table's language.
+def pass_cycle_choices() -> list[SelectChoice]:
+    return options([(STANDARD_CYCLE, rules.words.standard_cycle()), *rules.pass_cycle_choices().items()])
+
+
+def moon_choices() -> list[SelectChoice]:
+    return options(list(rules.moon_choices().items()))
+
+
+def tie_choices() -> list[SelectChoice]:
+    return options(list(rules.words.said(rules.words.TIE_CHOICES).items()))
+
+
 SEAT_CHOICES = options([(seat, f"Player {seat + 1}") for seat in range(rules.MAX_PLAYERS)])
 TARGET_CHOICES = options([(str(target), str(target)) for target in rules.TARGET_PRESETS] + [("custom", "Other")])
 
@@ -63,9 +82,9 @@ class HouseRuleFields(Form):
     first_dealer = RadioField(
         "Who deals first", choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False, default=0
     )
-    pass_cycle = RadioField("Passing", choices=PASS_CYCLE_CHOICES, default=STANDARD_CYCLE)
-    moon = RadioField("Shooting the moon", choices=MOON_CHOICES, default="choose")
-    tie = RadioField("A tie for the lowest total at the end", choices=TIE_CHOICES, default="play-on")
+    pass_cycle = RadioField("Passing", choices=pass_cycle_choices, default=STANDARD_CYCLE)
+    moon = RadioField("Shooting the moon", choices=moon_choices, default="choose")
+    tie = RadioField("A tie for the lowest total at the end", choices=tie_choices, default="play-on")
 
     def target_value(self) -> object:
         """The target as the form's own ``target`` field holds it (the new-game form reads its presets)."""
@@ -89,9 +108,20 @@ class HouseRuleFields(Form):
 
 
 CHOSEN_APART = ("target", "first_dealer")  # each form shows these its own way
-for _key, _label in rules.switch_labels().items():
+
+
+def switch_label(key: str) -> str:
+    return rules.switch_labels()[key]
+
+
+def switch_answers(key: str) -> list[SelectChoice]:
+    return options(list(rules.switch_answers()[key].items()))
+
+
+for _key in rules.SWITCHES:
+    _label = said(functools.partial(switch_label, _key))
     if getattr(rules.HouseRules(), _key):
-        _answers = options(list(rules.switch_answers()[_key].items()))
+        _answers = functools.partial(switch_answers, _key)
         setattr(HouseRuleFields, _key, RadioField(_label, choices=_answers, coerce=on_or_off, default=True))
     else:
         setattr(HouseRuleFields, _key, BooleanField(_label))
@@ -235,7 +265,8 @@ class HandForm(FlaskForm):
 
 
 for _card in rules.PENALTY_CARDS:
-    setattr(HandForm, _card.key, RadioField(_card.question, choices=[], coerce=seat_or_text, validate_choice=False))
+    _question = said(functools.partial(getattr, _card, "question"))
+    setattr(HandForm, _card.key, RadioField(_question, choices=[], coerce=seat_or_text, validate_choice=False))
 
 
 FIELD_OF_RULE = {"rules.target": "custom_target", "players": "players"}

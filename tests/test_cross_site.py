@@ -94,7 +94,7 @@ def test_another_origin_stores_nothing_with_text_plain(page: Page, guarded_app, 
     target["url"] = live_server
     page.goto(f"{live_server}/sign-in")
     page.get_by_label("Passcode").fill(PASSCODE)
-    page.get_by_role("button").click()
+    page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(f"{live_server}/")
     # The app's own script: same origin, JSON, the session cookie: it works.
     own = page.evaluate(

@@ -1,5 +1,7 @@
 """The follow-along view: a short link, a QR code, and a board that changes only when the game does."""
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -19,7 +21,8 @@ def test_the_short_link_opens_the_follow_view(table, client):
     answer = client.get(f"/f/{table.game_id}")
     assert answer.status_code == 302 and answer.headers["Location"] == f"/games/{table.game_id}/follow"
     page = client.get(answer.headers["Location"]).get_data(as_text=True)
-    assert "Hand 1" in page and "<form" not in page  # read-only: nothing to record or undo
+    forms = re.findall(r'<form[^>]*action="([^"]*)"', page)
+    assert "Hand 1" in page and forms == ["/language"]  # read-only: nothing to record or undo, a language to choose
 
 
 def test_the_board_is_304_until_a_hand_is_recorded(table, client):

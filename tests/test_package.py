@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -88,6 +89,14 @@ def test_the_installed_command_serves_every_kind_of_page(installed, tmp_path):
                     body = answer.read().decode()
                     assert answer.status == 200 and answer.headers.get_content_type() == "text/html", path
                     assert body.startswith("<!doctype html>") and words in body and "</html>" in body, path
+            german = urllib.request.Request(
+                base + f"/api/games/{game['id']}/hands",
+                data=b'{"hearts": [4, 0, 8, 0], "queen": 1}',
+                headers={"Content-Type": "application/json", "Accept-Language": "de"},
+            )
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(german)
+            assert "Ein Herz fehlt" in refused.value.read().decode()  # the wheel's compiled German catalog
             with urllib.request.urlopen(base + "/static/app.css") as answer:
                 served = answer.read()  # minified (scorekeeper/minify.py), by the minifier installed with the wheel
                 assert (

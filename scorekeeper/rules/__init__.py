@@ -5,7 +5,7 @@ the end of the game, pass directions and dealers; and the words a player reads
 about them (words.py), which the forms, pages, sheets and scripts render.
 """
 
-from . import words
+from . import i18n, words
 from .cards import (
     CARD_KEYS,
     CARD_RULES,
@@ -165,5 +165,6 @@ __all__ = [
     "switch_answers",
     "switch_labels",
     "table_setup",
+    "i18n",
     "words",
 ]

@@ -8,6 +8,7 @@ hand's fields, the forms, the pages, the API and the exports all follow it.
 from dataclasses import dataclass, fields
 
 from .house import HouseRules
+from .i18n import N_, NP_, _, pgettext
 from .words import signed
 
 HEARTS = 13  # no heart ever leaves the deck: every hand has all of them, one point each
@@ -18,11 +19,26 @@ PASS_CARDS = 3  # each player passes this many cards
 @dataclass(frozen=True)
 class PenaltyCard:
     key: str  # the hand's field that names the seat that took it (and its column, and its JSON key)
-    name: str
+    symbol: str  # what the card is called in every language's messages below, and in the API's documents
     points: int
     rule: str | None  # the on/off house rule that puts it in play; None: every game plays it
     moon: bool  # shooting the moon takes it with every heart; a bonus card (moon False) scores for its taker anyway
     listed: bool = False  # an API hand lists its key even when the game does not play it (null), as it always has
+
+    @property
+    def name(self) -> str:
+        """The card alone, where room is short: a column head, a hand in review ("Q♠")."""
+        return pgettext("card", CARD_NAMES[self.key])
+
+    @property
+    def subject(self) -> str:
+        """The card as a sentence's subject: "the Q♠ scores 13" (languages with cases say it apart)."""
+        return pgettext("card as subject", CARD_SUBJECTS[self.key])
+
+    @property
+    def object(self) -> str:
+        """The card as a sentence's object: "who took the Q♠"."""
+        return pgettext("card as object", CARD_OBJECTS[self.key])
 
     @property
     def question(self) -> str:
@@ -31,12 +47,14 @@ class PenaltyCard:
         >>> PENALTY_CARDS[1].question
         'Who took the J♦ (−10)'
         """
-        return f"Who took the {self.name}" + (f" ({signed(self.points)})" if self.rule else "")
+        if self.rule:
+            return _("Who took %(card)s (%(points)s)", card=self.object, points=signed(self.points))
+        return _("Who took %(card)s", card=self.object)
 
     @property
     def ask(self) -> str:
         """The question when the card is all a hand still lacks."""
-        return f"Who took the {self.name}?"
+        return _("Who took %(card)s?", card=self.object)
 
 
 PENALTY_CARDS = (
@@ -45,7 +63,21 @@ PENALTY_CARDS = (
     PenaltyCard("king", "K♠", 10, "black_maria", moon=True),
     PenaltyCard("ace", "A♠", 7, "black_maria", moon=True),
 )
-CARD_RULES = {"omnibus": "Omnibus", "black_maria": "Black Maria"}  # the house rules that bring cards in, by name
+# Each card's words, by key: whole phrases, so that a language with cases and genders says each rightly.
+CARD_NAMES = {"queen": NP_("card", "Q♠"), "jack": NP_("card", "J♦"), "king": NP_("card", "K♠"),
+              "ace": NP_("card", "A♠")}  # fmt: skip
+CARD_SUBJECTS = {"queen": NP_("card as subject", "the Q♠"), "jack": NP_("card as subject", "the J♦"),
+                 "king": NP_("card as subject", "the K♠"), "ace": NP_("card as subject", "the A♠")}  # fmt: skip
+CARD_OBJECTS = {"queen": NP_("card as object", "the Q♠"), "jack": NP_("card as object", "the J♦"),
+                "king": NP_("card as object", "the K♠"), "ace": NP_("card as object", "the A♠")}  # fmt: skip
+CARD_RULES = {"omnibus": N_("Omnibus"), "black_maria": N_("Black Maria")}  # the house rules that bring cards in
+
+
+def rule_name(rule: str) -> str:
+    """The name of a house rule that brings cards in, as the table's language says it."""
+    return _(CARD_RULES[rule])
+
+
 CARD_KEYS = tuple(card.key for card in PENALTY_CARDS)
 
 

@@ -3,7 +3,17 @@
 from dataclasses import dataclass
 
 from . import words
-from .cards import CARD_RULES, HEARTS, PENALTY_CARDS, PenaltyCard, hand_points, in_play, moon_cards, moon_points
+from .cards import (
+    CARD_RULES,
+    HEARTS,
+    PENALTY_CARDS,
+    PenaltyCard,
+    hand_points,
+    in_play,
+    moon_cards,
+    moon_points,
+    rule_name,
+)
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
@@ -16,6 +26,7 @@ from .house import (
     Preset,
     cycle_players,
 )
+from .i18n import NP_, _, ngettext, pgettext
 
 
 @dataclass(frozen=True)
@@ -34,8 +45,12 @@ class TableSetup:
         >>> table_setup(5).sentence
         '5 players: remove the 2♣ and 2♦; 10 cards each; the holder of the 3♣ leads.'
         """
-        remove = f"remove the {' and '.join(self.removed)}; " if self.removed else ""
-        return f"{self.players} players: {remove}{self.cards_each} cards each; the holder of the {self.leads} leads."
+        values = {"players": self.players, "each": self.cards_each, "leads": card_name(self.leads)}
+        if not self.removed:
+            return _("%(players)d players: %(each)d cards each; the holder of the %(leads)s leads.", **values)
+        removed = words.listed([card_name(card) for card in self.removed])
+        return _("%(players)d players: remove the %(removed)s; %(each)d cards each; the holder of the %(leads)s leads.",
+                 removed=removed, **values)  # fmt: skip
 
     @property
     def lead_line(self) -> str:
@@ -44,8 +59,24 @@ class TableSetup:
         >>> table_setup(5).lead_line, table_setup(4).lead_line
         ('The 3♣ leads; remove the 2♣ and 2♦.', 'The 2♣ leads.')
         """
-        remove = f"; remove the {' and '.join(self.removed)}" if self.removed else ""
-        return f"The {self.leads} leads{remove}."
+        leads = card_name(self.leads)
+        if not self.removed:
+            return _("The %(leads)s leads.", leads=leads)
+        removed = words.listed([card_name(card) for card in self.removed])
+        return _("The %(leads)s leads; remove the %(removed)s.", leads=leads, removed=removed)
+
+
+# The cards a table's setup names (house.CARDS_REMOVED, house.OPENING_LEAD), as words a language may spell out.
+DECK_CARDS = {"2♣": NP_("deck card", "2♣"), "2♦": NP_("deck card", "2♦"), "3♣": NP_("deck card", "3♣")}
+
+
+def card_name(card: str) -> str:
+    """A card of the deck by its symbol ("2♣"), as the table's language writes it.
+
+    >>> card_name("3♣")
+    '3♣'
+    """
+    return pgettext("deck card", DECK_CARDS[card])
 
 
 def table_setup(players: int) -> TableSetup:
@@ -68,42 +99,45 @@ A tie for the lowest: play on until one player alone is lowest.'
     >>> describe(HouseRules(black_maria=True), 3)[0]
     '1 point a heart, 13 for the Q♠, 10 for the K♠ and 7 for the A♠: 43 points in every hand.'
     """
-    reset = f" A total landing exactly on {rules.target} goes back to 0." if rules.exact_reset else ""
-    return [
-        _points(rules),
-        _moon(rules),
-        f"The game ends when someone reaches {rules.target}; the lowest total wins.{reset} "
-        f"A tie for the lowest: {words.TIE_SENTENCES[rules.tie]}",
-        f"Passing: {words.cycle_sentence(PASS_CYCLES[rules.pass_cycle])}. The deal moves left each hand.",
-        table_setup(players).sentence,
-    ]
+    ends = _("The game ends when someone reaches %(target)d; the lowest total wins.", target=rules.target)
+    if rules.exact_reset:
+        ends += " " + _("A total landing exactly on %(target)d goes back to 0.", target=rules.target)
+    tie = _("A tie for the lowest: %(rule)s", rule=_(words.TIE_SENTENCES[rules.tie]))
+    passing = _("Passing: %(cycle)s. The deal moves left each hand.",
+                cycle=words.cycle_sentence(PASS_CYCLES[rules.pass_cycle]))  # fmt: skip
+    return [_points(rules), _moon(rules), f"{ends} {tie}", passing, table_setup(players).sentence]
 
 
 def _points(rules: HouseRules) -> str:
-    worth = [(card.name, card.points) for card in moon_cards(rules)]
+    worth = [(card.object, card.points) for card in moon_cards(rules)]
     scoring = words.points_sentence(HEARTS, worth, moon_points(rules))
     for card in in_play(rules):
         if not card.moon and card.rule:
-            scoring += words.bonus_sentence(CARD_RULES[card.rule], card.name, card.points, hand_points(rules))
+            scoring += words.bonus_sentence(rule_name(card.rule), card.subject, card.points, hand_points(rules))
     return scoring
 
 
 def _moon(rules: HouseRules) -> str:
     if rules.moon == "off":
-        return "No shooting the moon: whoever takes every point scores them like any hand."
-    needs = words.moon_needs(HEARTS, [card.name for card in moon_cards(rules)])
-    sun = f" Shooting the sun (every trick too): everyone else {words.signed(2 * moon_points(rules))}."
-    return f"Shooting the moon ({needs}): {moon_words(rules).sentence(rules.moon)}{sun if rules.sun else ''}"
+        return _("No shooting the moon: whoever takes every point scores them like any hand.")
+    needs = words.moon_needs(HEARTS, [card.object for card in moon_cards(rules)])
+    said = _("Shooting the moon (%(needs)s): %(rule)s", needs=needs, rule=moon_words(rules).sentence(rules.moon))
+    if not rules.sun:
+        return said
+    sun = _(
+        "Shooting the sun (every trick too): everyone else %(points)s.", points=words.signed(2 * moon_points(rules))
+    )
+    return f"{said} {sun}"
 
 
 def _worth_elsewhere(sign: int, times: int = 1) -> tuple[int, dict[str, int]]:
     """A moon's worth in the classic game, and in each game whose house rule changes it (for the form)."""
     classic = moon_points(HouseRules())
     others = {}
-    for rule, name in CARD_RULES.items():
+    for rule in CARD_RULES:
         worth = moon_points(HouseRules(**{rule: True}))  # type: ignore[arg-type]
         if worth != classic:
-            others[name] = sign * times * worth
+            others[rule_name(rule)] = sign * times * worth
     return sign * times * classic, others
 
 
@@ -117,16 +151,17 @@ def moon_choices() -> dict[str, str]:
 def switch_labels() -> dict[str, str]:
     """One label for each on/off house rule, for the forms."""
     classic, others = _worth_elsewhere(1, 2)
-    labels = {"sun": words.sun_switch(classic, others), "exact_reset": words.EXACT_RESET,
-              "subtract_floor": words.FLOOR_LEGEND}  # fmt: skip
-    for rule, name in CARD_RULES.items():
-        labels[rule] = words.card_rule_switch(name, [(card.name, card.points) for card in _brought_by(rule)])
+    labels = {"sun": words.sun_switch(classic, others), "exact_reset": _(words.EXACT_RESET),
+              "subtract_floor": _(words.FLOOR_LEGEND)}  # fmt: skip
+    for rule in CARD_RULES:
+        cards = [(card.subject, card.points) for card in _brought_by(rule)]
+        labels[rule] = words.card_rule_switch(rule_name(rule), cards)
     return {key: labels[key] for key in SWITCHES}
 
 
 def switch_answers() -> dict[str, dict[bool, str]]:
     """The two answers of each on/off house rule that is on unless chosen (the forms ask it as a choice)."""
-    return {"subtract_floor": words.FLOOR_CHOICES}
+    return {"subtract_floor": {on: _(message) for on, message in words.FLOOR_CHOICES.items()}}
 
 
 def _brought_by(rule: str) -> list[PenaltyCard]:
@@ -147,11 +182,11 @@ def presets() -> list[tuple[Preset, str]]:
     labels, cycles = switch_labels(), pass_cycle_choices()
     offered = []
     for preset in PRESETS:
-        said = [f"{preset.players} players"] if preset.players else []
+        said = [ngettext("%(num)d player", "%(num)d players", preset.players)] if preset.players else []
         for key, value in preset.rules.items():
             if key in CARD_RULES:
                 said.append(", ".join(f"{card.name} {words.worth(card.points)}" for card in _brought_by(key)))
             else:
                 said.append(cycles[str(value)] if key == "pass_cycle" else labels[key])
-        offered.append((preset, " · ".join(said) or "Every house rule as it comes"))
+        offered.append((preset, " · ".join(said) or _("Every house rule as it comes")))
     return offered

@@ -1,5 +1,7 @@
 """The one error the rules raise: a broken rule, told so a player can fix it."""
 
+from .i18n import ngettext
+
 
 class RuleError(ValueError):
     """A rule of docs/rules.md was broken; ``message`` is meant for the players.
@@ -27,5 +29,11 @@ def refuse(errors: dict[str, str]) -> None:
     if errors:
         first = next(iter(errors.values()))
         more = len(errors) - 1
-        message = first if not more else f"{first} (and {more} more to fix)"
+        message = (
+            first
+            if not more
+            else ngettext(
+                "%(first)s (and %(num)d more to fix)", "%(first)s (and %(num)d more to fix)", more, first=first
+            )
+        )
         raise RuleError(message, errors)

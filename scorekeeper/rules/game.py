@@ -7,6 +7,7 @@ from .cards import Hand
 from .errors import RuleError
 from .hands import MOON_OPTIONS, Moon, fixed_option, hand_scores, is_sun, moon_shooter
 from .house import HouseRules, dealer, pass_direction, pass_targets
+from .i18n import _
 
 OUTCOMES = ("wins", "shares", "goes-on", "loses")  # best first, for the shooter
 # No real game comes near this; an endless one would slow every page that replays it.
@@ -59,7 +60,7 @@ class GameState:
     def upcoming(self) -> NextHand:
         """The next hand; a finished game refuses to take one (docs/rules.md, "The end of the game")."""
         if self.next_hand is None:
-            raise RuleError("This game is finished: it takes no more hands.", conflict=True)
+            raise RuleError(_("This game is finished: it takes no more hands."), conflict=True)
         return self.next_hand
 
     def hands_ahead(self, count: int) -> tuple[NextHand, ...]:
@@ -107,7 +108,7 @@ def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
     """The state after one more hand; ``option`` overrides the hand's moon option."""
     upcoming = state.upcoming()
     if len(state.hands) >= MAX_HANDS:
-        message = f"A game takes at most {MAX_HANDS} hands, and this one has them all."
+        message = _("A game takes at most %(most)d hands, and this one has them all.", most=MAX_HANDS)
         raise RuleError(message, {"hands": message})
     scores, moon = hand_scores(hand, state.rules, state.totals, option or fixed_option(hand, state.rules))
     totals = reset_exact(tuple(before + score for before, score in zip(state.totals, scores, strict=True)), state.rules)
@@ -135,8 +136,12 @@ def replay(players: int, rules: HouseRules, hands: Sequence[Hand]) -> GameState:
         if state.finished:
             last = len(state.hands)
             raise RuleError(
-                f"This would end the game at hand {last}, but hands up to {len(hands)} are recorded.",
-                {"hands": f"The game would end at hand {last}."},
+                _(
+                    "This would end the game at hand %(last)d, but hands up to %(recorded)d are recorded.",
+                    last=last,
+                    recorded=len(hands),
+                ),
+                {"hands": _("The game would end at hand %(last)d.", last=last)},
                 conflict=True,
             )
         state = play(state, hand)

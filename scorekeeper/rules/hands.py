@@ -3,10 +3,11 @@
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .cards import CARD_RULES, HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points
+from .cards import HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points, rule_name
 from .errors import refuse
 from .house import HouseRules, is_whole
-from .words import MoonWords, moon_needs
+from .i18n import _, ngettext
+from .words import MoonWords, capitalized, moon_needs
 
 MOON_OPTIONS = ("add", "subtract")
 FACT_KEYS = ("hearts", *(card.key for card in PENALTY_CARDS), "all_tricks", "moon_option")  # as the form shows them
@@ -93,10 +94,11 @@ def make_hand(
     ``need_option`` is off for a preview, where the advice stands in for a
     missing moon option.
     """
-    errors = {key: "There is no such field in a hand." for key in facts if key not in (*FACT_KEYS, "number")}
+    errors = {key: _("There is no such field in a hand.") for key in facts if key not in (*FACT_KEYS, "number")}
     errors.update(_hearts_problems(players, facts.get("hearts")))
     errors.update(_card_problems(players, rules, facts))
-    message = _seat_problem(players, facts.get("all_tricks"), "every trick", needed=False)
+    every_trick = _("“every trick”")
+    message = _seat_problem(players, facts.get("all_tricks"), every_trick, every_trick, needed=False)
     if message:
         errors["all_tricks"] = message
     refuse(errors)
@@ -117,11 +119,13 @@ def _card_problems(players: Sequence[str], rules: HouseRules, facts: Mapping[str
     for card in PENALTY_CARDS:
         seat = facts.get(card.key)
         if card.rule is not None and card not in playing and seat is not None:
-            errors[card.key] = f"This game does not play {CARD_RULES[card.rule]}: leave the {card.name} out."
+            errors[card.key] = _(
+                "This game does not play %(rule)s: leave %(card)s out.", rule=rule_name(card.rule), card=card.object
+            )
             continue
-        message = _seat_problem(players, seat, card.name, needed=card in playing)
+        message = _seat_problem(players, seat, card.subject, card.object, needed=card in playing)
         if message and seat is None and card.rule is not None:
-            message = f"Say who took the {card.name} ({CARD_RULES[card.rule]} is on)."
+            message = _("Say who took %(card)s (%(rule)s is on).", card=card.object, rule=rule_name(card.rule))
         if message:
             errors[card.key] = message
     return errors
@@ -129,29 +133,36 @@ def _card_problems(players: Sequence[str], rules: HouseRules, facts: Mapping[str
 
 def _hearts_problems(players: Sequence[str], hearts: object) -> dict[str, str]:
     if not isinstance(hearts, Sequence) or isinstance(hearts, str) or len(hearts) != len(players):
-        return {"hearts": f"Give the hearts taken by each of the {len(players)} players."}
+        return {
+            "hearts": ngettext(
+                "Give the hearts taken by each of the %(num)d player.",
+                "Give the hearts taken by each of the %(num)d players.",
+                len(players),
+            )
+        }
     for name, count in zip(players, hearts, strict=True):
         if not is_whole(count) or not 0 <= count <= HEARTS:
-            return {"hearts": f"{name}'s hearts must be a whole number from 0 to {HEARTS}, not {count!r}."}
+            message = _("%(name)s's hearts must be a whole number from 0 to %(hearts)d, not %(count)s.",
+                        name=name, hearts=HEARTS, count=repr(count))  # fmt: skip
+            return {"hearts": message}
     total = sum(hearts)
     if total < HEARTS:
-        missing = HEARTS - total
-        return {"hearts": f"The hearts add up to {total}, not {HEARTS}: {_hearts(missing)} missing."}
+        return {"hearts": ngettext("The hearts add up to %(total)d, not %(hearts)d: one heart missing.",
+                                   "The hearts add up to %(total)d, not %(hearts)d: %(num)d hearts missing.",
+                                   HEARTS - total, total=total, hearts=HEARTS)}  # fmt: skip
     if total > HEARTS:
-        extra = total - HEARTS
-        return {"hearts": f"The hearts add up to {total}, not {HEARTS}: {_hearts(extra)} too many."}
+        return {"hearts": ngettext("The hearts add up to %(total)d, not %(hearts)d: one heart too many.",
+                                   "The hearts add up to %(total)d, not %(hearts)d: %(num)d hearts too many.",
+                                   total - HEARTS, total=total, hearts=HEARTS)}  # fmt: skip
     return {}
 
 
-def _hearts(count: int) -> str:
-    return "one heart" if count == 1 else f"{count} hearts"
-
-
-def _seat_problem(players: Sequence[str], seat: object, card: str, *, needed: bool) -> str | None:
+def _seat_problem(players: Sequence[str], seat: object, subject: str, object_: str, *, needed: bool) -> str | None:
     if seat is None:
-        return f"Say who took the {card}." if needed else None
+        return _("Say who took %(card)s.", card=object_) if needed else None
     if not is_whole(seat) or not 0 <= seat < len(players):
-        return f"The {card} must go to a seat from 0 to {len(players) - 1}, not {seat!r}."
+        return _("%(card)s must go to a seat from 0 to %(last)d, not %(seat)s.",
+                 card=capitalized(subject), last=len(players) - 1, seat=repr(seat))  # fmt: skip
     return None
 
 
@@ -161,13 +172,13 @@ def _moon_problems(
     shooter = moon_shooter(hand, rules)
     errors = _sun_problems(players, rules, hand, shooter)
     if option is not None and option not in MOON_OPTIONS:
-        errors["moon_option"] = "The moon option is “add” or “subtract”."
+        errors["moon_option"] = _("The moon option is “add” or “subtract”.")
     elif option is not None and rules.moon == "off":
-        errors["moon_option"] = "This game plays no moon: leave the moon option out."
+        errors["moon_option"] = _("This game plays no moon: leave the moon option out.")
     elif option is not None and shooter is None:
-        errors["moon_option"] = "Nobody shot the moon in this hand: leave the moon option out."
+        errors["moon_option"] = _("Nobody shot the moon in this hand: leave the moon option out.")
     elif option is not None and rules.moon != "choose" and option != rules.moon:
-        errors["moon_option"] = f"This game always uses “{rules.moon}” for a moon."
+        errors["moon_option"] = _("This game always uses “%(option)s” for a moon.", option=rules.moon)
     elif option is None and need_option and shooter is not None and rules.moon == "choose" and not is_sun(hand, rules):
         errors["moon_option"] = MoonWords(moon_points(rules), rules.subtract_floor).choose(players[shooter])
     return errors
@@ -179,12 +190,12 @@ def _sun_problems(players: Sequence[str], rules: HouseRules, hand: Hand, shooter
         return {}
     name = players[hand.all_tricks]
     if not rules.sun:
-        return {"all_tricks": "This game does not play shooting the sun: leave “every trick” out."}
+        return {"all_tricks": _("This game does not play shooting the sun: leave “every trick” out.")}
     if hand.all_tricks != shooter:
-        needs = moon_needs(HEARTS, [card.name for card in moon_cards(rules)])
-        return {"all_tricks": f"{name} cannot have taken every trick without {needs}."}
+        needs = moon_needs(HEARTS, [card.object for card in moon_cards(rules)])
+        return {"all_tricks": _("%(name)s cannot have taken every trick without %(needs)s.", name=name, needs=needs)}
     return {
-        card.key: f"{name} took every trick, so {name} took the {card.name} too."
+        card.key: _("%(name)s took every trick, so %(name)s took %(card)s too.", name=name, card=card.object)
         for card in in_play(rules)
         if not card.moon and hand.taker(card) != hand.all_tricks
     }

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TypeGuard
 
 from .errors import RuleError, refuse
+from .i18n import N_, _, ngettext
 from .names import name_problem, skeleton
 from .words import PASSES
 
@@ -62,14 +63,18 @@ class Preset:
     """A named set of house rules that fills the new-game form; a game stores the rules, never the preset."""
 
     key: str
-    name: str
+    name_message: str
     rules: Mapping[str, object]
     players: int | None = None  # the table it is usually played at, as the form says
 
+    @property
+    def name(self) -> str:
+        return _(self.name_message)
+
 
 PRESETS = (
-    Preset("classic", "Classic", {}),
-    Preset("black-maria", "Black Maria", {"black_maria": True, "pass_cycle": "right"}, players=3),
+    Preset("classic", N_("Classic"), {}),
+    Preset("black-maria", N_("Black Maria"), {"black_maria": True, "pass_cycle": "right"}, players=3),
 )
 
 
@@ -103,9 +108,11 @@ def clean_names(names: object) -> list[str]:
     ['Ann', 'Ben', 'Cat']
     """
     if not isinstance(names, Sequence) or isinstance(names, str):
-        raise RuleError("List the players' names.", {"players": "A list of names."})
+        raise RuleError(_("List the players' names."), {"players": _("A list of names.")})
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        message = f"Hearts needs 3 to 5 players, not {len(names)}."
+        message = ngettext("Hearts needs %(least)d to %(most)d players, not %(num)d.",
+                           "Hearts needs %(least)d to %(most)d players, not %(num)d.",
+                           len(names), least=MIN_PLAYERS, most=MAX_PLAYERS)  # fmt: skip
         raise RuleError(message, {"players": message})
     fault = name_fault(names)
     if fault is not None:
@@ -128,13 +135,13 @@ def name_fault(names: Sequence[object]) -> tuple[int, str] | None:
         if isinstance(name, str):
             name = trimmed(name)
         if not isinstance(name, str) or not name:
-            message = f"Player {seat + 1} needs a name."
-        elif problem := name_problem(name):
-            message = f"Player {seat + 1}'s name {problem}."
+            message = _("Player %(seat)d needs a name.", seat=seat + 1)
+        elif problem := name_problem(name, seat + 1):
+            message = problem
         elif len(name) > NAME_MAX:
-            message = f"“{name[:NAME_MAX]}…” is too long: {NAME_MAX} characters at most."
+            message = _("“%(start)s…” is too long: %(most)d characters at most.", start=name[:NAME_MAX], most=NAME_MAX)
         elif skeleton(name) in seen:  # "Ann" and "Аnn" look the same
-            message = f"Two players are called “{name}”: make the names different."
+            message = _("Two players are called “%(name)s”: make the names different.", name=name)
         else:
             seen.add(skeleton(name))
             continue
@@ -150,7 +157,7 @@ def house_rules(players: int, given: Mapping[str, object] | None = None) -> Hous
     """
     given = dict(given or {})
     chosen = HouseRules(pass_cycle=default_pass_cycle(players)).as_dict()
-    errors = {f"rules.{key}": "There is no such house rule." for key in given if key not in RULE_KEYS}
+    errors = {f"rules.{key}": _("There is no such house rule.") for key in given if key not in RULE_KEYS}
     for key in RULE_KEYS:
         if key in given and given[key] is not None:
             message = _rule_problem(key, given[key], players)
@@ -159,7 +166,7 @@ def house_rules(players: int, given: Mapping[str, object] | None = None) -> Hous
             else:
                 chosen[key] = given[key]
     if chosen["sun"] and chosen["moon"] == "off" and "rules.sun" not in errors:
-        errors["rules.sun"] = "Shooting the sun needs the moon: with no moon, leave the sun off."
+        errors["rules.sun"] = _("Shooting the sun needs the moon: with no moon, leave the sun off.")
     refuse(errors)
     return HouseRules(**chosen)  # type: ignore[arg-type]
 
@@ -167,25 +174,27 @@ def house_rules(players: int, given: Mapping[str, object] | None = None) -> Hous
 def _rule_problem(key: str, value: object, players: int) -> str | None:
     if key == "target":
         if not is_whole(value) or not MIN_TARGET <= value <= MAX_TARGET:
-            return f"The target must be a whole number from {MIN_TARGET} to {MAX_TARGET}."
+            return _("The target must be a whole number from %(least)d to %(most)d.", least=MIN_TARGET, most=MAX_TARGET)
     elif key in ("pass_cycle", "moon", "tie") and not isinstance(value, str):
-        return f"The {key.replace('_', ' ')} rule must be given as text."
+        return _("The %(rule)s rule must be given as text.", rule=key.replace("_", " "))
     elif key == "pass_cycle":
         if value not in PASS_CYCLES:
-            return "The pass cycle must be one of: " + ", ".join(PASS_CYCLES) + "."
+            return _("The pass cycle must be one of: %(values)s.", values=", ".join(PASS_CYCLES))
         for direction in PASS_CYCLES[str(value)]:
             needed = SEATS_NEEDED.get(direction, players)
             if players != needed:
-                return f"Passing {PASSES[direction].long} needs exactly {needed} players, not {players}."
+                return ngettext("Passing %(where)s needs exactly %(num)d players, not %(players)d.",
+                                "Passing %(where)s needs exactly %(num)d players, not %(players)d.",
+                                needed, where=PASSES[direction].long, players=players)  # fmt: skip
     elif key in SWITCHES:
         if not isinstance(value, bool):
-            return f"The {key} rule is on (true) or off (false)."
+            return _("The %(rule)s rule is on (true) or off (false).", rule=key)
     elif key == "moon" and value not in MOON_RULES:
-        return "The moon rule must be one of: " + ", ".join(MOON_RULES) + "."
+        return _("The moon rule must be one of: %(values)s.", values=", ".join(MOON_RULES))
     elif key == "tie" and value not in TIE_RULES:
-        return "The tie rule must be one of: " + ", ".join(TIE_RULES) + "."
+        return _("The tie rule must be one of: %(values)s.", values=", ".join(TIE_RULES))
     elif key == "first_dealer" and (not is_whole(value) or not 0 <= value < players):
-        return f"The first dealer must be a seat from 0 to {players - 1}."
+        return _("The first dealer must be a seat from 0 to %(last)d.", last=players - 1)
     return None
 
 

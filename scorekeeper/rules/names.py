@@ -9,6 +9,8 @@ of emoji families (👩‍👩‍👧) and of Persian or Hindi words.
 
 import unicodedata
 
+from .i18n import _
+
 MAX_MARKS = 3  # marks on one letter: Thai, Hebrew with its points, a keycap emoji; not a tower of 24
 ZWNJ, ZWJ = "\u200c", "\u200d"
 BLACK_FLAG, CANCEL_TAG = "\U0001f3f4", "\U000e007f"
@@ -50,23 +52,24 @@ def skeleton(name: str) -> str:
     return unicodedata.normalize("NFC", "".join(char for char in folded if not is_ignorable(char))).strip()
 
 
-def name_problem(name: str) -> str | None:
-    """What keeps a name (trimmed, NFC) from showing as itself, in words that end "Player 2's name …".
+def name_problem(name: str, seat: int) -> str | None:
+    """What keeps player ``seat``'s name (trimmed, NFC) from showing as itself, in a sentence; None for nothing.
 
-    >>> name_problem("Ann") is None, name_problem("👩\u200d👩\u200d👧") is None, name_problem("می\u200cخواهم") is None
-    (True, True, True)
-    >>> name_problem("\u3164"), name_problem("A\u2028nn")
-    ('shows nothing: type letters, digits or emoji', 'is on two lines: keep it on one')
+    >>> [name_problem(name, 1) is None for name in ("Ann", "👩\u200d👩\u200d👧", "می\u200cخواهم")]
+    [True, True, True]
+    >>> name_problem("\u3164", 2)
+    "Player 2's name shows nothing: type letters, digits or emoji."
     """
     if has_hidden_characters(name):
-        return "has an invisible or control character: type it again"
+        return _("Player %(seat)d's name has an invisible or control character: type it again.", seat=seat)
     if any(unicodedata.category(char) in ("Zl", "Zp") for char in name):
-        return "is on two lines: keep it on one"
+        return _("Player %(seat)d's name is on two lines: keep it on one.", seat=seat)
     if not any(shows(char) for char in name):
-        return "shows nothing: type letters, digits or emoji"
+        return _("Player %(seat)d's name shows nothing: type letters, digits or emoji.", seat=seat)
     marks = most_marks(name)
     if marks > MAX_MARKS:
-        return f"has {marks} marks on one letter: {MAX_MARKS} at most"
+        return _("Player %(seat)d's name has %(marks)d marks on one letter: %(most)d at most.",
+                 seat=seat, marks=marks, most=MAX_MARKS)  # fmt: skip
     return None
 
 

@@ -2,10 +2,14 @@
 
 Numbers never appear here as such: a sentence that names points takes them from the rules (cards.py), so a
 house rule that changes them changes the words too. Error messages stay beside the checks that raise them.
+Every sentence is a message of the catalogs (i18n.py), whole, with its values by name: a language puts them
+where its own grammar wants them.
 """
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from .i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from .standings import Standing
@@ -14,18 +18,29 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class PassWords:
     arrow: str
-    short: str  # a score sheet's narrow column, the next hand's line
-    long: str  # "pass 3 cards …"
+    short_message: str
+    long_message: str
+
+    @property
+    def short(self) -> str:
+        """A score sheet's narrow column, the next hand's line: "left", "2 right"."""
+        return _(self.short_message)
+
+    @property
+    def long(self) -> str:
+        """Where the cards go, as a sentence says it: "to the left", "two seats to the right"."""
+        return _(self.long_message)
 
 
 PASSES = {
-    "left": PassWords("←", "left", "to the left"),
-    "right": PassWords("→", "right", "to the right"),
-    "across": PassWords("↑", "across", "across"),
-    "left2": PassWords("⇇", "2 left", "two seats to the left"),
-    "right2": PassWords("⇉", "2 right", "two seats to the right"),
-    "hold": PassWords("✕", "hold", "nowhere"),
+    "left": PassWords("←", N_("left"), N_("to the left")),
+    "right": PassWords("→", N_("right"), N_("to the right")),
+    "across": PassWords("↑", N_("across"), N_("across")),
+    "left2": PassWords("⇇", N_("2 left"), N_("two seats to the left")),
+    "right2": PassWords("⇉", N_("2 right"), N_("two seats to the right")),
+    "hold": PassWords("✕", N_("hold"), N_("nowhere")),
 }
+ALWAYS = {"left": N_("Always pass left"), "right": N_("Always pass right")}  # the cycles of one pass
 
 
 def pass_line(direction: str, cards: int) -> str:
@@ -34,7 +49,10 @@ def pass_line(direction: str, cards: int) -> str:
     >>> pass_line("left2", 3), pass_line("hold", 3)
     ('Pass 3 cards two seats to the left', 'Hold: no passing')
     """
-    return "Hold: no passing" if direction == "hold" else f"Pass {cards} cards {PASSES[direction].long}"
+    if direction == "hold":
+        return _("Hold: no passing")
+    where = PASSES[direction].long
+    return ngettext("Pass %(num)d card %(where)s", "Pass %(num)d cards %(where)s", cards, where=where)
 
 
 def standing_tag(standing: "Standing", target: int) -> str:
@@ -46,13 +64,16 @@ def standing_tag(standing: "Standing", target: int) -> str:
     ['♛ leads', '7 to go', 'past 100']
     """
     if standing.leads:
-        return "♛ leads"
+        return _("♛ leads")
     if not standing.closest:
         return ""
-    return f"past {target}" if standing.to_go is None else f"{standing.to_go} to go"
+    if standing.to_go is None:
+        return _("past %(target)d", target=target)
+    return ngettext("%(num)d to go", "%(num)d to go", standing.to_go)
 
 
-STANDARD_CYCLE = "Standard: left, right, across, hold with 4 players; left, right, hold with 3 or 5"
+def standard_cycle() -> str:
+    return _("Standard: left, right, across, hold with 4 players; left, right, hold with 3 or 5")
 
 
 def cycle_choice(cycle: tuple[str, ...], players: int | None) -> str:
@@ -64,11 +85,22 @@ def cycle_choice(cycle: tuple[str, ...], players: int | None) -> str:
     ('Always pass right', 'No passing')
     """
     if cycle == ("hold",):
-        return "No passing"
+        return _("No passing")
     if len(cycle) == 1:
-        return f"Always pass {PASSES[cycle[0]].short}"
-    only = f" ({players} players only)" if players else ""
-    return ", ".join(PASSES[direction].short for direction in cycle).capitalize() + only
+        return _(ALWAYS[cycle[0]])
+    listed = capitalized(_(", ").join(PASSES[direction].short for direction in cycle))
+    if not players:
+        return listed
+    return ngettext("%(cycle)s (%(num)d player only)", "%(cycle)s (%(num)d players only)", players, cycle=listed)
+
+
+def capitalized(words: str) -> str:
+    """The first letter in capitals, the rest as it is (a German noun keeps its capital).
+
+    >>> capitalized("hold, Tausch")
+    'Hold, Tausch'
+    """
+    return words[:1].upper() + words[1:]
 
 
 def cycle_sentence(cycle: tuple[str, ...]) -> str:
@@ -77,10 +109,12 @@ def cycle_sentence(cycle: tuple[str, ...]) -> str:
     >>> cycle_sentence(("left", "right", "hold")), cycle_sentence(("right",)), cycle_sentence(("hold",))
     ('left, right, hold, again', 'right, every hand', 'hold')
     """
+    listed = _(", ").join(PASSES[direction].short for direction in cycle)
     if cycle == ("hold",):
-        return "hold"
-    again = ", every hand" if len(cycle) == 1 else ", again"
-    return ", ".join(PASSES[direction].short for direction in cycle) + again
+        return listed
+    if len(cycle) == 1:
+        return _("%(cycle)s, every hand", cycle=listed)
+    return _("%(cycle)s, again", cycle=listed)
 
 
 def signed(points: int) -> str:
@@ -110,30 +144,50 @@ class MoonWords:
     @property
     def options(self) -> dict[str, str]:
         """The moon panel's choices."""
-        return {"add": f"Everyone else {self.plus}", "subtract": f"Shooter {self.minus}"}
+        return {
+            "add": _("Everyone else %(plus)s", plus=self.plus),
+            "subtract": _("Shooter %(minus)s", minus=self.minus),
+        }
 
     def marks(self) -> dict[str, str]:
         """A moon in the list of hands and on the sheet."""
-        return {"add": self.plus, "subtract": self.minus, "sun": "sun"}
+        return {"add": self.plus, "subtract": self.minus, "sun": _("sun")}
 
     def house_rule(self, rule: str) -> str:
         """The moon panel under a fixed moon rule."""
-        return {"add": f"everyone else gets {self.plus}", "subtract": f"the shooter gets {self.minus}"}[rule]
+        if rule == "add":
+            return _("everyone else gets %(plus)s", plus=self.plus)
+        return _("the shooter gets %(minus)s", minus=self.minus)
 
     def save_label(self, option: str, shooter: str) -> str:
         """After "Save hand ·": what the option chosen does."""
-        return f"others {self.plus}" if option == "add" else f"{shooter} {self.minus}"
+        if option == "add":
+            return _("others %(plus)s", plus=self.plus)
+        return _("%(shooter)s %(minus)s", shooter=shooter, minus=self.minus)
 
     def choose(self, shooter: str) -> str:
         """A moon with no option chosen."""
-        return f"{shooter} shot the moon: choose add (others {self.plus}) or subtract ({shooter} {self.minus})."
+        return _(
+            "%(shooter)s shot the moon: choose add (others %(plus)s) or subtract (%(shooter)s %(minus)s).",
+            shooter=shooter,
+            plus=self.plus,
+            minus=self.minus,
+        )
 
     def sentence(self, rule: str) -> str:
         """The sheet's rules box."""
-        below = " (not below 0)" if self.floor else " (below 0 if need be)"
-        add, subtract = f"everyone else {self.plus}", f"the shooter {self.minus}{below}"
-        said = {"choose": f"the shooter chooses: {add}, or {subtract}", "add": add, "subtract": subtract}
-        return said[rule] + "."
+        values = {"plus": self.plus, "minus": self.minus}
+        if rule == "add":
+            return _("everyone else %(plus)s.", **values)
+        if rule == "subtract" and self.floor:
+            return _("the shooter %(minus)s (not below 0).", **values)
+        if rule == "subtract":
+            return _("the shooter %(minus)s (below 0 if need be).", **values)
+        if self.floor:
+            return _("the shooter chooses: everyone else %(plus)s, or the shooter %(minus)s (not below 0).", **values)
+        return _(
+            "the shooter chooses: everyone else %(plus)s, or the shooter %(minus)s (below 0 if need be).", **values
+        )
 
 
 def moon_choices(classic: int, others: dict[str, int]) -> dict[str, str]:
@@ -144,37 +198,44 @@ def moon_choices(classic: int, others: dict[str, int]) -> dict[str, str]:
     """
 
     def worth(sign: int) -> str:
-        more = ", ".join(f"{signed(sign * points)} with {name}" for name, points in others.items())
-        return signed(sign * classic) + (f" ({more})" if more else "")
+        more = _(", ").join(
+            _("%(points)s with %(rule)s", points=signed(sign * points), rule=name) for name, points in others.items()
+        )
+        return _("%(points)s (%(more)s)", points=signed(sign * classic), more=more) if more else signed(sign * classic)
 
     return {
-        "choose": "The shooter chooses each time (the app advises)",
-        "add": f"Always: everyone else gets {worth(1)}",
-        "subtract": f"Always: the shooter gets {worth(-1)}",
-        "off": "No moon: whoever takes every point scores them",
+        "choose": _("The shooter chooses each time (the app advises)"),
+        "add": _("Always: everyone else gets %(points)s", points=worth(1)),
+        "subtract": _("Always: the shooter gets %(points)s", points=worth(-1)),
+        "off": _("No moon: whoever takes every point scores them"),
     }
 
 
 FLOOR_CHOICES = {
-    True: "Never below 0: a shooter with fewer points goes down to 0",
-    False: "The full amount: a total may go below 0",
+    True: N_("Never below 0: a shooter with fewer points goes down to 0"),
+    False: N_("The full amount: a total may go below 0"),
 }
-FLOOR_LEGEND = "When the shooter subtracts"
+FLOOR_LEGEND = N_("When the shooter subtracts")
 TIE_CHOICES = {
-    "play-on": "Play on until one player alone has the lowest total",
-    "share": "Tied lowest players share the win",
+    "play-on": N_("Play on until one player alone has the lowest total"),
+    "share": N_("Tied lowest players share the win"),
 }
 TIE_SENTENCES = {
-    "play-on": "play on until one player alone is lowest.",
-    "share": "the tied players share the win.",
+    "play-on": N_("play on until one player alone is lowest."),
+    "share": N_("the tied players share the win."),
 }
 OUTCOMES = {
-    "wins": "ends the game: the shooter wins",
-    "shares": "ends the game: the shooter shares the win",
-    "goes-on": "the game goes on",
-    "loses": "ends the game: someone else wins",
+    "wins": N_("ends the game: the shooter wins"),
+    "shares": N_("ends the game: the shooter shares the win"),
+    "goes-on": N_("the game goes on"),
+    "loses": N_("ends the game: someone else wins"),
 }
-EXACT_RESET = "Exact reset: a total landing exactly on the target goes back to 0"
+EXACT_RESET = N_("Exact reset: a total landing exactly on the target goes back to 0")
+
+
+def said(messages: dict[str, str]) -> dict[str, str]:
+    """A table of words above, in the table's language."""
+    return {key: _(message) for key, message in messages.items()}
 
 
 def sun_switch(classic: int, others: dict[str, int]) -> str:
@@ -183,23 +244,29 @@ def sun_switch(classic: int, others: dict[str, int]) -> str:
     >>> sun_switch(52, {"Black Maria": 86})
     'Shooting the sun: taking every trick gives everyone else 52 (86 with Black Maria)'
     """
-    more = ", ".join(f"{points} with {name}" for name, points in others.items())
-    return f"Shooting the sun: taking every trick gives everyone else {classic}" + (f" ({more})" if more else "")
+    if not others:
+        return _("Shooting the sun: taking every trick gives everyone else %(points)d", points=classic)
+    more = _(", ").join(_("%(points)d with %(rule)s", points=points, rule=name) for name, points in others.items())
+    return _(
+        "Shooting the sun: taking every trick gives everyone else %(points)d (%(more)s)", points=classic, more=more
+    )
 
 
 def card_rule_switch(name: str, cards: list[tuple[str, int]]) -> str:
-    """A house rule that brings penalty cards in, on the forms.
+    """A house rule that brings penalty cards in, on the forms; ``cards``: each card's subject form and points.
 
-    >>> card_rule_switch("Black Maria", [("K♠", 10), ("A♠", 7)])
+    >>> card_rule_switch("Black Maria", [("the K♠", 10), ("the A♠", 7)])
     'Black Maria: the K♠ scores 10 and the A♠ 7'
-    >>> card_rule_switch("Omnibus", [("J♦", -10)])
+    >>> card_rule_switch("Omnibus", [("the J♦", -10)])
     'Omnibus: the J♦ scores −10 for whoever takes it'
     """
     (card, points), *more = cards
-    first = f"{name}: the {card} scores {worth(points)}"
     if not more:
-        return f"{first} for whoever takes it"
-    return first + "".join(f" and the {other} {worth(points)}" for other, points in more)
+        return _(
+            "%(rule)s: %(card)s scores %(points)s for whoever takes it", rule=name, card=card, points=worth(points)
+        )
+    scores = _("%(rule)s: %(card)s scores %(points)s", rule=name, card=card, points=worth(points))
+    return scores + "".join(_(" and %(card)s %(points)s", card=other, points=worth(points)) for other, points in more)
 
 
 def worth(points: int) -> str:
@@ -211,27 +278,49 @@ def worth(points: int) -> str:
     return signed(points).removeprefix("+")
 
 
-def points_sentence(hearts: int, cards: list[tuple[str, int]], total: int) -> str:
-    """What the cards of a hand are worth, on the score sheet.
+def listed(items: list[str]) -> str:
+    """Ann; Ann and Ben; Ann, Ben and Cat.
 
-    >>> points_sentence(13, [("Q♠", 13), ("K♠", 10), ("A♠", 7)], 43)
+    >>> listed(["Ann", "Ben", "Cat"])
+    'Ann, Ben and Cat'
+    """
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(first)s and %(last)s", first=_(", ").join(items[:-1]), last=items[-1])
+
+
+def points_sentence(hearts: int, cards: list[tuple[str, int]], total: int) -> str:
+    """What the cards of a hand are worth, on the score sheet; ``cards``: each card's object form and points.
+
+    >>> points_sentence(13, [("the Q♠", 13), ("the K♠", 10), ("the A♠", 7)], 43)
     '1 point a heart, 13 for the Q♠, 10 for the K♠ and 7 for the A♠: 43 points in every hand.'
     """
-    named = [f"{points} for the {card}" for card, points in cards]
-    listed = ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
-    return f"1 point a heart, {listed}: {total} points in every hand." if hearts else listed
+    named = listed([_("%(points)d for %(card)s", points=points, card=card) for card, points in cards])
+    if not hearts:
+        return named
+    return ngettext(
+        "1 point a heart, %(cards)s: %(num)d point in every hand.",
+        "1 point a heart, %(cards)s: %(num)d points in every hand.",
+        total,
+        cards=named,
+    )
 
 
 def bonus_sentence(name: str, card: str, points: int, total: int) -> str:
-    """A card that scores for its taker, moon or not."""
-    return f" {name}: the {card} scores {signed(points)} for whoever takes it ({total} a hand)."
+    """A card that scores for its taker, moon or not; ``card``: its subject form."""
+    return " " + _(
+        "%(rule)s: %(card)s scores %(points)s for whoever takes it (%(total)d a hand).",
+        rule=name,
+        card=card,
+        points=signed(points),
+        total=total,
+    )
 
 
 def moon_needs(hearts: int, cards: list[str]) -> str:
-    """What the shooter of a moon takes.
+    """What the shooter of a moon takes; ``cards``: each card's object form.
 
-    >>> moon_needs(13, ["Q♠", "K♠", "A♠"])
+    >>> moon_needs(13, ["the Q♠", "the K♠", "the A♠"])
     'all 13 hearts, the Q♠, the K♠ and the A♠'
     """
-    named = [f"all {hearts} hearts", *(f"the {card}" for card in cards)]
-    return ", ".join(named[:-1]) + " and " + named[-1]
+    return listed([ngettext("all %(num)d heart", "all %(num)d hearts", hearts), *cards])

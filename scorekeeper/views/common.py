@@ -71,7 +71,7 @@ def page_helpers() -> dict[str, object]:
     # too large for the error page that says so (413), and fail again.
     return {
         # What the templates say about the rules, in the rules' own words (rules/words.py).
-        "OUTCOME_WORDS": rules.words.OUTCOMES,
+        "OUTCOME_WORDS": rules.words.said(rules.words.OUTCOMES),
         "PASSES": rules.words.PASSES,
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
@@ -101,12 +101,8 @@ def hand_rules(house: rules.HouseRules) -> dict[str, object]:
 
 
 def and_list(names: list[str]) -> str:
-    """Ann; Ann and Ben; Ann, Ben and Cat.
-
-    >>> and_list(["Ann", "Ben", "Cat"])
-    'Ann, Ben and Cat'
-    """
-    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+    """Ann; Ann and Ben; Ann, Ben and Cat: as the table's language lists them (rules.words.listed)."""
+    return rules.words.listed(names)
 
 
 def follow_link(game_id: int) -> dict[str, object]:

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -90,7 +91,7 @@ def game(game_id: int) -> str:
 def fresh_table(loaded: games.LoadedGame, number: int) -> Markup:
     """The table page's content with an empty hand form: rendered once a version, with this phone's token."""
     token = generate_csrf() if current_app.config.get("WTF_CSRF_ENABLED", True) else TOKEN
-    key = (*loaded.version, request.host_url)  # the follow link is a whole address
+    key = (*loaded.version, request.host_url, str(get_locale()))  # the follow link is a whole address
     body = TABLE_PAGES.get(key)
     if body is None:
         form = HandForm(number=number).for_table(loaded.players)

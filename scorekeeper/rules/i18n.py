@@ -1,0 +1,62 @@
+"""The rules core's words in the table's language, through gettext, with no Flask here.
+
+The core says every message with ``_`` (gettext) or ``ngettext`` and values by
+name, the way a catalog wants them: whole sentences, never glued from English
+pieces. The app installs the translations of the request it is answering
+(``use``); without an app (a doctest, a script) the words are the English
+source. Tables of words defined when a module loads mark their messages with
+``N_`` and translate them where they are shown.
+"""
+
+import gettext as gettext_module
+from collections.abc import Callable
+
+Catalog = Callable[[], gettext_module.NullTranslations]
+_catalog: Catalog = gettext_module.NullTranslations  # English: the messages as written
+
+
+def use(catalog: Catalog) -> None:
+    """Say where the translations of the moment come from (the app: the request's language)."""
+    global _catalog
+    _catalog = catalog
+
+
+def gettext(message: str, **values: object) -> str:
+    """``message`` in the table's language, with ``%(name)s`` filled from ``values``.
+
+    >>> gettext("%(name)s deals.", name="Ann")
+    'Ann deals.'
+    """
+    said = _catalog().gettext(message)
+    return said % values if values else said
+
+
+def ngettext(singular: str, plural: str, count: int, **values: object) -> str:
+    """The form for ``count`` (``%(num)d`` is the count), in the table's language.
+
+    >>> ngettext("%(num)d heart", "%(num)d hearts", 1), ngettext("%(num)d heart", "%(num)d hearts", 3)
+    ('1 heart', '3 hearts')
+    """
+    return _catalog().ngettext(singular, plural, count) % {"num": count, **values}
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` as said in ``context``, where one English phrase is several in another language.
+
+    >>> pgettext("card as object", "the K♠")
+    'the K♠'
+    """
+    return _catalog().pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:  # noqa: N802  # N_ with a context, for pgettext where it is shown
+    """Mark ``message`` in ``context`` for the catalog; it is translated where it is shown."""
+    return message
+
+
+def N_(message: str) -> str:  # noqa: N802  # gettext's own name for "translate later", which extraction knows
+    """Mark ``message`` for the catalog; it is translated where it is shown."""
+    return message
+
+
+_ = gettext

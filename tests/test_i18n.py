@@ -1,0 +1,129 @@
+"""The table's language: chosen from the browser or on the phone, the API's errors in it, and catalogs kept honest."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+from babel.messages.pofile import read_po
+
+from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
+
+from server import ROOT
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+TWELVE_HEARTS = {"hearts": [4, 0, 8, 0], "queen": 1}
+
+
+def page_language(answer) -> str:
+    return re.search(r'<html lang="([\w-]+)"', answer.get_data(as_text=True)).group(1)
+
+
+def test_pages_speak_the_browsers_language_and_english_by_default(client):
+    assert page_language(client.get("/games/new", headers=GERMAN)) == "de"
+    assert page_language(client.get("/games/new", headers={"Accept-Language": "fr, en;q=0.5"})) == "en"
+    assert page_language(client.get("/games/new", headers={"Accept-Language": "fr"})) == "en"
+    assert page_language(client.get("/games/new")) == "en"
+
+
+def test_a_phones_choice_is_remembered_over_its_browsers(client):
+    chosen = client.post("/language", data={"language": "de", "next": "/games/new"})
+    assert chosen.status_code == 303 and chosen.headers["Location"] == "/games/new"
+    assert "Max-Age" in chosen.headers["Set-Cookie"]  # kept on the phone, not for the session alone
+    assert page_language(client.get("/", headers={"Accept-Language": "en"})) == "de"
+    client.post("/language", data={"language": "en", "next": "/"})
+    assert page_language(client.get("/", headers=GERMAN)) == "en"
+
+
+@pytest.mark.parametrize("given", [{"language": "xx"}, {"language": "de", "next": "//evil.example"}, {}])
+def test_a_choice_of_no_language_or_a_way_off_the_site_changes_nothing(client, given):
+    chosen = client.post("/language", data=given)
+    assert chosen.status_code == 303 and chosen.headers["Location"] == "/"  # never off the site
+    assert ("Set-Cookie" in chosen.headers) == (given.get("language") == "de")
+
+
+def test_every_page_says_its_language_for_caches(client):
+    assert {"Accept-Language", "Cookie"} <= set(client.get("/", headers=GERMAN).vary)
+
+
+def test_the_switch_offers_the_other_languages_in_their_own_words(client):
+    english = client.get("/").get_data(as_text=True)
+    assert '<button type="submit" name="language" value="de" lang="de">Deutsch</button>' in english
+    german = client.get("/", headers=GERMAN).get_data(as_text=True)
+    assert 'value="en" lang="en">English</button>' in german and 'value="de"' not in german
+
+
+def test_the_apis_errors_come_in_the_language_asked_for(table, client):
+    table.start_game()
+    hand = f"/api/games/{table.game_id}/hands"
+    german = client.post(hand, json=TWELVE_HEARTS, headers=GERMAN)
+    assert german.status_code == 422
+    assert german.json["errors"]["hearts"] == "Die Herzen ergeben 12, nicht 13: Ein Herz fehlt."
+    english = client.post(hand, json=TWELVE_HEARTS)
+    assert english.json["errors"]["hearts"] == "The hearts add up to 12, not 13: one heart missing."
+    assert table.game()["hands"] == []  # and nothing was stored either way
+
+
+def test_a_cards_name_follows_its_grammar_in_german(table, client):
+    table.start_game(black_maria=True)
+    answer = client.post(f"/api/games/{table.game_id}/hands", json={"hearts": [4, 0, 9, 0], "queen": 1}, headers=GERMAN)
+    assert answer.json["errors"] == {
+        "king": "Gib an, wer den Pik-König hat (Black Maria gilt).",
+        "ace": "Gib an, wer das Pik-Ass hat (Black Maria gilt).",
+    }
+
+
+def test_the_table_page_kept_by_version_is_kept_for_each_language(table, client):
+    game = table.start_game(black_maria=True)
+    url = f"/games/{game['id']}"
+    assert "Wer hat den Pik-König" in client.get(url, headers=GERMAN).get_data(as_text=True)
+    assert "Who took the K♠" in client.get(url).get_data(as_text=True)
+    assert "Wer hat den Pik-König" in client.get(url, headers=GERMAN).get_data(as_text=True)
+
+
+def catalog(language: str):
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        return read_po(source)
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_each_catalog_translates_every_message_without_a_guess(language):
+    messages = [message for message in catalog(language) if message.id]
+    untranslated = [message.id for message in messages if not all(message.string if message.pluralizable
+                                                                  else [message.string])]  # fmt: skip
+    fuzzy = [message.id for message in messages if message.fuzzy]
+    assert not untranslated, f"{len(untranslated)} untranslated: {untranslated[:5]}"
+    assert not fuzzy, f"fuzzy (a guess, or stale): {fuzzy[:5]}"
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_each_translation_keeps_its_messages_values(language):
+    """A translation with a value missing, misspelt or of another kind would fail when it is shown."""
+    problems = [(message.id, errors) for message, errors in catalog(language).check() if errors]
+    assert not problems, problems[:5]
+
+
+def test_the_catalogs_hold_every_message_of_the_code(tmp_path):
+    """A new message in a module or template is in each catalog (`make messages`), and translated (above)."""
+    template = tmp_path / "messages.pot"
+    keywords = re.search(r"^KEYWORDS := (.*)$", (ROOT / "Makefile").read_text(), re.MULTILINE).group(1).split()
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", "babel.cfg", *keywords,
+         "-o", str(template), "."],
+        cwd=ROOT, check=True,
+    )  # fmt: skip
+    with template.open("rb") as source:
+        wanted = {(message.context, message.id) for message in read_po(source) if message.id}
+    for language in (code for code in LANGUAGES if code != "en"):
+        held = {(message.context, message.id) for message in catalog(language) if message.id}
+        missing = wanted - held
+        assert not missing, (
+            f"{language}: {len(missing)} messages not in the catalog (make messages): {list(missing)[:5]}"
+        )
+
+
+def test_the_app_reads_the_compiled_catalogs_the_build_makes():
+    for language in (code for code in LANGUAGES if code != "en"):
+        compiled = TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo"
+        source = compiled.with_suffix(".po")
+        assert compiled.is_file() and compiled.stat().st_mtime >= source.stat().st_mtime, "make compiles the catalogs"
