@@ -1,4 +1,5 @@
-"""Take phone-size screenshots of the main pages, light and dark, for a person to look at.
+"""Take phone-size screenshots of the main pages, light and dark, for a person to look at; with five long,
+alike names, the table page's first screen, the table display sideways (phone and tablet) and the new-game form.
 
 python scripts/screenshots.py out/screens
 """
@@ -11,7 +12,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from browser import CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served  # noqa: E402
+from browser import ALIKE_NAMES, CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
@@ -139,6 +140,37 @@ def pipeline_shots(browser, base, client, out, scheme):
     context.close()
 
 
+def seed_alike_names(client):
+    """Five long names in two alike pairs, sun on, three hands in: what the second evening was played with."""
+    game = client.post("/api/games", json={"players": ALIKE_NAMES, "rules": {"sun": True}}).json
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
+        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
+    return game["id"]
+
+
+def alike_names_shots(browser, base, game, out, scheme):
+    """The table page's first screen on a small phone, the table display on a phone and a tablet standing
+    sideways, and the new-game form (the last players in one tap; a name given twice), with alike names."""
+    sizes = {"first-screen": (360, 740), "display-phone": (740, 360), "display-tablet": (1180, 820)}
+    for name, (width, height) in sizes.items():
+        context = browser.new_context(**{**SMALL_PHONE, "viewport": {"width": width, "height": height}},
+                                      color_scheme=scheme)  # fmt: skip
+        page = context.new_page()
+        page.goto(f"{base}/games/{game}" + ("" if name == "first-screen" else "/follow"))
+        page.screenshot(path=str(out / f"alike-{name}-{scheme}.png"))
+        context.close()
+    context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{base}/games/new")
+    page.screenshot(path=str(out / f"alike-new-game-{scheme}.png"))
+    page.get_by_role("link", name="Same players as last time").click()
+    page.get_by_role("textbox", name="Player 5", exact=True).fill("alexander")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("alert").wait_for()  # the form again, its focus on the name given twice
+    page.screenshot(path=str(out / f"alike-new-game-twice-{scheme}.png"))
+    context.close()
+
+
 def shoot_a_moon(page, url, path):
     """The hand form with Ben's moon entered: both options, their totals and the advice."""
     page.goto(url)
@@ -166,6 +198,7 @@ def main(out: Path) -> None:
         playing, over = seed(app.test_client())
         five = seed_long_names(app.test_client())
         maria, two_seat = seed_variants(app.test_client())
+        alike = seed_alike_names(app.test_client())
         pages = {
             "home": "/",
             "new": "/games/new",
@@ -192,6 +225,7 @@ def main(out: Path) -> None:
                 long_names_shots(browser, base, five, out, scheme)
                 pipeline_shots(browser, base, app.test_client(), out, scheme)
                 variant_shots(browser, base, maria, two_seat, out, scheme)
+                alike_names_shots(browser, base, alike, out, scheme)
             browser.close()
 
 

@@ -7,8 +7,12 @@ where its own grammar wants them.
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from .standings import Standing
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,23 @@ def pass_line(direction: str, cards: int) -> str:
         return _("Hold: no passing")
     where = PASSES[direction].long
     return ngettext("Pass %(num)d card %(where)s", "Pass %(num)d cards %(where)s", cards, where=where)
+
+
+def standing_tag(standing: "Standing", target: int) -> str:
+    """What the scoreboard says under a total: who leads, and how far the total nearest the target has to go.
+
+    >>> from .standings import Standing
+    >>> [standing_tag(Standing(0, total, 1, leads, closest, to_go), 100)
+    ...  for total, leads, closest, to_go in [(40, True, False, 60), (93, False, True, 7), (107, False, True, None)]]
+    ['♛ leads', '7 to go', 'past 100']
+    """
+    if standing.leads:
+        return _("♛ leads")
+    if not standing.closest:
+        return ""
+    if standing.to_go is None:
+        return _("past %(target)d", target=target)
+    return ngettext("%(num)d to go", "%(num)d to go", standing.to_go)
 
 
 def standard_cycle() -> str:

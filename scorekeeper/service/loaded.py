@@ -20,7 +20,7 @@ from sqlalchemy.orm import selectinload
 from .. import models, rules
 from ..db import db, engine_number
 from ..rules import PenaltyCard, Standing, TableSetup
-from .names import short_names
+from .names import ShownName, shown_names
 from .rows import facts_of, house_rules_of, search_key
 
 
@@ -56,9 +56,14 @@ class LoadedGame:
         return self.state.rules
 
     @functools.cached_property
+    def names(self) -> list[ShownName]:
+        """Each player's name in the forms the pages show where space is short: never two alike."""
+        return shown_names(self.players)
+
+    @property
     def short_names(self) -> list[str]:
-        """The names where space is short (scoreboard, chips, column heads): never two alike."""
-        return short_names(self.players)
+        """The names as a phone's scoreboard, chips and column heads show them (the page scripts' too)."""
+        return [shown.narrow for shown in self.names]
 
     @property
     def standings(self) -> list[Standing]:

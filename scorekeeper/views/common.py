@@ -78,6 +78,7 @@ def page_helpers() -> dict[str, object]:
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
         "pass_line": pass_line,
+        "standing_tag": rules.words.standing_tag,
         "hand_rules": hand_rules,
         "action": LocalProxy(lambda: ActionForm(formdata=None)),
     }
