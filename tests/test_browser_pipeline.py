@@ -101,6 +101,7 @@ def test_a_second_tap_on_save_undoes_deletes_and_enters_nothing(phone, five, cli
     expect(page.locator("#live-check")).to_have_text("Hand 4 saved. Undo…")
     hands = client.get(api).json["hands"]
     assert [hand["hearts"] for hand in hands][3:] == [[5, 0, 0, 8, 0]]
+    expect(page.locator("#record")).to_have_text("Record hand 5")  # the server's page is in
     assert save_button(page).bounding_box()["y"] == button["y"]
     save_button(page).click(force=True)  # Save stays inert until the next hand is begun
     expect(page.locator("#live-check")).to_have_text("Hand 4 saved. Undo…")
@@ -119,6 +120,7 @@ def test_undo_asks_before_it_deletes_and_puts_the_hand_back(phone, five, client)
     save_button(page).click()
     undo = page.get_by_role("button", name="Undo hand 4…")
     expect(undo).to_be_visible()
+    expect(page.locator("#record")).to_have_text("Record hand 5")  # the server's page is in: nothing moves now
     save_box, undo_box = save_button(page).bounding_box(), undo.bounding_box()
     assert undo_box["y"] + undo_box["height"] <= save_box["y"]  # never where Save was
     undo.click()
