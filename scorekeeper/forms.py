@@ -174,6 +174,25 @@ class NewGameForm(FlaskForm, HouseRuleFields):
     def names(self) -> list[str]:
         return [name for name in (entry.data or "" for entry in self.players) if name.strip()]
 
+    def boxes_at_fault(self) -> list[int]:
+        """The name boxes a refused form marks: the empty ones a table too small needs, or the name at fault."""
+        if not self.players.errors:
+            return []
+        filled = [box for box, entry in enumerate(self.players) if (entry.data or "").strip()]
+        if len(filled) < rules.MIN_PLAYERS:
+            empty = [box for box in range(len(self.players)) if box not in filled]
+            return empty[: rules.MIN_PLAYERS - len(filled)]
+        fault = rules.name_fault([self.players[box].data for box in filled])
+        return [] if fault is None else [filled[fault[0]]]
+
+    def first_error(self) -> str | None:
+        """The id of the field a refused form puts the focus on: the first at fault, in the page's order."""
+        boxes = self.boxes_at_fault()
+        if boxes:
+            return str(self.players[boxes[0]].id)
+        fields = [self.first_dealer, self.target, self.custom_target, *self.choices(), *self.switches()]
+        return next((field.id for field in fields if field.errors), None)
+
     def target_value(self) -> object:
         if self.target.data != "custom":
             return seat_or_text(self.target.data)

@@ -9,6 +9,7 @@ edit shows on the next request.
 import functools
 import hashlib
 import mimetypes
+import re
 import time
 from pathlib import Path
 
@@ -20,17 +21,36 @@ from calmjs.parse.unparsers.es5 import minify_print  # type: ignore[import-untyp
 from flask import Flask, Response, current_app, request, send_from_directory
 from werkzeug.security import safe_join
 
+# A module's imports and its one export list are the ES2015 its scripts use beside ES5, with import(): the
+# parser reads the rest, and they are put back as they were (an export list names top-level functions, which
+# keep their names as globals do). A module that exports nothing is read as one function, so that its
+# top-level names get short ones too.
+MODULE_IMPORT = re.compile(r"^import\s[^;]+;[ \t]*\n?", re.M)
+MODULE_EXPORT = re.compile(r"^export\s*\{[^}]*\};?[ \t]*\n?", re.M)
+LOADER = "import__"  # import(…) as the parser sees it: a call of a global it leaves alone
+
 
 def javascript(text: str) -> str:
-    """Our scripts are ES5: parsed, they also get short local names (globals and properties keep theirs).
+    """Our scripts are ES5 (and modules of ES5): parsed, they also get short local names (globals, a module's
+    top-level names and properties keep theirs).
 
     A script the ES5 parser cannot read is still served, only with its comments and layout removed.
     """
+    imports, exports = MODULE_IMPORT.findall(text), MODULE_EXPORT.findall(text)
+    body = MODULE_EXPORT.sub("", MODULE_IMPORT.sub("", text)).replace("import(", LOADER + "(")
+    if imports and not exports:
+        body = f"(function(){{{body}\n}})();"
     try:
-        return str(minify_print(es5(text), obfuscate=True, obfuscate_globals=False))
+        code = str(minify_print(es5(body), obfuscate=True, obfuscate_globals=False))
     except ECMASyntaxError:
         current_app.logger.warning("not ES5, so only stripped: %s", text[:60])
         return str(rjsmin.jsmin(text))
+    return "".join(map(statement, imports)) + code.replace(LOADER + "(", "import(") + "".join(map(statement, exports))
+
+
+def statement(written: str) -> str:
+    """An import or export statement on one line, without its layout."""
+    return re.sub(r"\s*([{},;])\s*", r"\1", re.sub(r"\s+", " ", written.strip()))
 
 
 MINIFIERS = {".css": rcssmin.cssmin, ".js": javascript}

@@ -1,4 +1,5 @@
-"""Take phone-size screenshots of the main pages, light and dark, for a person to look at.
+"""Take phone-size screenshots of the main pages, light and dark, for a person to look at; with five long,
+alike names, the table page's first screen, the table display sideways (phone and tablet) and the new-game form.
 
 python scripts/screenshots.py out/screens
 """
@@ -11,7 +12,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from browser import CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served  # noqa: E402
+from browser import ALIKE_NAMES, CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
@@ -98,6 +99,78 @@ def long_names_shots(browser, base, game, out, scheme):
     context.close()
 
 
+def enter_hand(page, hearts, queen):
+    """Tap each row that differs from the form and the Q♠ taker's chip (by seat: the chips show short names)."""
+    for name, count in zip(FIVE_NAMES, hearts, strict=True):
+        chip = page.get_by_role("group", name=f"Hearts taken by {name}").get_by_role(
+            "radio", name=str(count), exact=True
+        )
+        if not chip.is_checked():
+            chip.locator("xpath=..").click()
+    page.locator("#queen .chip-row > label").nth(queen).click()
+
+
+def pipeline_shots(browser, base, client, out, scheme):
+    """A hand leaving the page, on a small phone: the screen just after Save, a conflict with another phone's
+    hand, and a correction the server refuses."""
+    played = [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]
+    game = client.post("/api/games", json={"players": FIVE_NAMES}).json
+    for hearts, queen in played:
+        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
+    context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{base}/games/{game['id']}")
+    enter_hand(page, [5, 0, 0, 8, 0], 2)
+    page.locator(".save-bar [type=submit]").click()
+    page.get_by_text("Hand 4 saved ✓").wait_for()
+    page.screenshot(path=str(out / f"five-after-save-{scheme}.png"))
+    enter_hand(page, [0, 6, 7, 0, 0], 3)  # hand 5 here, while another phone saves its own hand 5
+    client.post(f"/api/games/{game['id']}/hands", json={"number": 5, "hearts": [0, 6, 7, 0, 0], "queen": 4})
+    page.get_by_text("Hand 5 was saved on another phone.").wait_for()
+    page.locator(".save-bar [type=submit]").click()
+    page.get_by_role("button", name="Keep this phone's hand 5").wait_for()
+    page.screenshot(path=str(out / f"five-conflict-{scheme}.png"))
+    over = client.post("/api/games", json={"players": FIVE_NAMES, "rules": {"target": 13}}).json
+    for hearts, queen in [([0, 6, 7, 0, 0], 2), ([0, 1, 12, 0, 0], 2)]:
+        client.post(f"/api/games/{over['id']}/hands", json={"hearts": hearts, "queen": queen})
+    page.goto(f"{base}/games/{over['id']}/hands/1")
+    enter_hand(page, [1, 6, 5, 1, 0], 2)
+    page.get_by_text("This would end the game at hand 1").wait_for()
+    page.screenshot(path=str(out / f"five-refused-correction-{scheme}.png"))
+    context.close()
+
+
+def seed_alike_names(client):
+    """Five long names in two alike pairs, sun on, three hands in: what the second evening was played with."""
+    game = client.post("/api/games", json={"players": ALIKE_NAMES, "rules": {"sun": True}}).json
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
+        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
+    return game["id"]
+
+
+def alike_names_shots(browser, base, game, out, scheme):
+    """The table page's first screen on a small phone, the table display on a phone and a tablet standing
+    sideways, and the new-game form (the last players in one tap; a name given twice), with alike names."""
+    sizes = {"first-screen": (360, 740), "display-phone": (740, 360), "display-tablet": (1180, 820)}
+    for name, (width, height) in sizes.items():
+        context = browser.new_context(**{**SMALL_PHONE, "viewport": {"width": width, "height": height}},
+                                      color_scheme=scheme)  # fmt: skip
+        page = context.new_page()
+        page.goto(f"{base}/games/{game}" + ("" if name == "first-screen" else "/follow"))
+        page.screenshot(path=str(out / f"alike-{name}-{scheme}.png"))
+        context.close()
+    context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{base}/games/new")
+    page.screenshot(path=str(out / f"alike-new-game-{scheme}.png"))
+    page.get_by_role("link", name="Same players as last time").click()
+    page.get_by_role("textbox", name="Player 5", exact=True).fill("alexander")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("alert").wait_for()  # the form again, its focus on the name given twice
+    page.screenshot(path=str(out / f"alike-new-game-twice-{scheme}.png"))
+    context.close()
+
+
 def shoot_a_moon(page, url, path):
     """The hand form with Ben's moon entered: both options, their totals and the advice."""
     page.goto(url)
@@ -125,6 +198,7 @@ def main(out: Path) -> None:
         playing, over = seed(app.test_client())
         five = seed_long_names(app.test_client())
         maria, two_seat = seed_variants(app.test_client())
+        alike = seed_alike_names(app.test_client())
         pages = {
             "home": "/",
             "new": "/games/new",
@@ -149,7 +223,9 @@ def main(out: Path) -> None:
                 shoot_the_table_display(browser, f"{base}/games/{playing}/follow", out, scheme)
                 context.close()
                 long_names_shots(browser, base, five, out, scheme)
+                pipeline_shots(browser, base, app.test_client(), out, scheme)
                 variant_shots(browser, base, maria, two_seat, out, scheme)
+                alike_names_shots(browser, base, alike, out, scheme)
             browser.close()
 
 

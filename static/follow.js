@@ -1,10 +1,10 @@
 // Keep the follow view fresh: ask every second, and swap the board in only when it changed (ETag).
 // When the server stops answering, say since when the numbers are old instead of showing them as current.
+// A phone or tablet standing on the table as its display keeps its screen on, where the browser can.
 (function () {
   "use strict";
   var board = document.getElementById("board");
   if (!board) return;
-  var stale = document.getElementById("stale");
   var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s
   var tag = null;
   var updated = new Date(board.dataset.updated); // when the server made this page (the worker may give an old copy)
@@ -14,6 +14,8 @@
   }
   function answered(fresh) {
     if (fresh) updated = new Date();
+    var stale = document.getElementById("stale"); // comes with each board, above its totals
+    if (!stale) return;
     stale.hidden = fresh;
     if (!fresh) stale.textContent = "not updated since " + clock(updated);
   }
@@ -33,4 +35,13 @@
       .then(function () { clearTimeout(timer); setTimeout(refresh, 1000); });
   }
   refresh();
+
+  // The lock lapses whenever the page is hidden: ask again each time it shows.
+  function keepAwake() {
+    if (document.visibilityState === "visible") navigator.wakeLock.request("screen").catch(function () {});
+  }
+  if (navigator.wakeLock) {
+    document.addEventListener("visibilitychange", keepAwake);
+    keepAwake();
+  }
 })();

@@ -1,19 +1,57 @@
-// Progressive enhancement of the new-game form: the dealer choices show the names typed, and a preset
-// fills the house rules in place (without the script, its link opens the form filled in, names lost).
+// Progressive enhancement of the new-game form: the dealer choices show the names typed; "Same players as last
+// time" fills the names in place; Enter moves to the next name, never starts the game; a preset fills the house
+// rules in place (without the script, each link opens the form filled in, what was typed lost).
 (function () {
   "use strict";
   var form = document.querySelector("form.new-game");
   if (!form) return;
+  var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-seat]"));
   function update() {
-    form.querySelectorAll("input[data-seat]").forEach(function (input) {
+    boxes.forEach(function (input) {
       var label = form.querySelector('[data-dealer-label="' + input.dataset.seat + '"]');
       var name = input.value.trim();
       label.textContent = name || "Player " + (Number(input.dataset.seat) + 1);
       label.parentElement.hidden = !name && Number(input.dataset.seat) >= 3;
     });
   }
-  form.addEventListener("input", update);
+  form.addEventListener("input", function (event) {
+    delete event.target.dataset.filled; // typed into: a tap in it now places the cursor as usual
+    update();
+  });
   update();
+
+  // Enter goes on to the next name; in the last box it puts the keyboard away, so the rest of the form shows.
+  form.addEventListener("keydown", function (event) {
+    var at = boxes.indexOf(event.target);
+    if (event.key !== "Enter" || at < 0) return;
+    event.preventDefault();
+    if (at + 1 < boxes.length) boxes[at + 1].focus();
+    else event.target.blur();
+  });
+
+  // A name the page filled in is taken whole by a tap (or Tab) until typed into: typing replaces it, never adds to
+  // it. A tap places the cursor after the focus moves, so the click selects again.
+  function selectFilled(event) {
+    var box = event.target;
+    if (boxes.indexOf(box) >= 0 && box.dataset.filled) box.select();
+  }
+  form.addEventListener("focusin", selectFilled);
+  form.addEventListener("click", selectFilled);
+
+  var same = form.querySelector("[data-same-players]");
+  if (same) {
+    same.addEventListener("click", function (event) {
+      event.preventDefault();
+      var names = JSON.parse(same.dataset.samePlayers);
+      boxes.forEach(function (box, at) {
+        box.value = names[at] || "";
+        if (box.value) box.dataset.filled = "yes";
+        else delete box.dataset.filled;
+        box.removeAttribute("aria-invalid");
+      });
+      update();
+    });
+  }
 
   // A preset's fields as the server rendered them (forms.NewGameForm.presets): a box ticked, a value chosen.
   var presets = form.querySelector("[data-presets]");

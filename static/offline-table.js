@@ -1,211 +1,193 @@
-// The table page with no network: Save keeps the hand in the outbox (static/outbox.js), the page shows
-// it as "waiting to be sent", the totals as last known plus the waiting hands, and the next hand from
-// what the server worked out while online (the offline facts, see scorekeeper/views/app_shell.py).
-// Online with nothing waiting, the page's own save runs untouched; a save that finds no server can hand
-// its hand over with OfflineTable.queue(hand).
-(function () {
-  "use strict";
-  var facts, game, names, form, rules, banner, box;
+// The table page with no network, loaded by table.js when it is needed: a saved hand waits in the outbox
+// (outbox.js), the page shows it as "waiting to be sent", the totals as last known plus the waiting hands,
+// and the next hand from what the server worked out while online (the offline facts, see
+// scorekeeper/views/app_shell.py). Back online, the hands go in order and the page says how many went.
+import * as outbox from "./outbox.js";
+import * as conflicts from "./conflict.js";
 
-  // The page's own save may swap in a fresh copy of the page: find everything again each time.
-  function lookup() {
-    var source = document.getElementById("offline-facts");
-    form = document.getElementById("hand-form");
-    if (!source || !form) return false;
-    facts = JSON.parse(source.textContent);
-    game = facts.game;
-    names = facts.players;
-    rules = JSON.parse(form.dataset.rules); // the hand's cards and points, from the rules core
+var SAID_FOR = 5000; // ms "2 hands sent" stays up
+var table; // the page, as table.js hands it over: its addresses, renumber(number), sent(), words()
+var game; // the game's id and addresses, for the outbox
+var facts, names, rules;
+var settling = null; // the conflict on screen: nothing more is sent until the person chooses
 
-    banner = document.getElementById("connection");
-    box = document.getElementById("conflict");
-    return true;
-  }
-  if (!window.Outbox || !lookup()) return;
+function counted(count, noun) {
+  return count + " " + noun + (count === 1 ? "" : "s");
+}
 
-  function chosen(name) {
-    var input = form.querySelector('input[name="' + name + '"]:checked');
-    return input && input.value !== "" ? input.value : null;
-  }
-  function seat(name) { var value = chosen(name); return value === null ? null : Number(value); }
+// The connection banner: offline, or online with hands still to send. (Plain, like the three below.)
+function waitingWords(count, online) {
+  var where = online ? "not sent yet" : "offline";
+  return count ? where + " · " + counted(count, "hand") + " waiting" : where;
+}
+function sentWords(count) {
+  return counted(count, "hand") + " sent";
+}
+// The number of the next hand: after the hands waiting, else the server's.
+function nextNumber(queue, number) {
+  return queue.length ? queue[queue.length - 1].number + 1 : number;
+}
 
-  // table.js's reading of the rules (window.HandRules): it runs before the page's first render below.
-  function shooter(hand) { return window.HandRules.shooter(rules, hand); }
+function lookup() {
+  facts = JSON.parse(document.getElementById("offline-facts").textContent);
+  names = facts.players;
+  rules = JSON.parse(document.getElementById("hand-form").dataset.rules); // the cards and their points
+}
 
-  // The one sum the page does without the server: a hand's raw points, the hearts and each penalty card
-  // at the points the form carries (table.js). Moons, the sun, resets and the end of the game stay with
-  // the rules core: a moon hand recorded offline shows "moon: scored when back online" and adds nothing.
-  function rawPoints(hand) { return window.HandRules.rawPoints(rules, hand); }
+// The one reading of the rules the page does without the server (the server is away): who shot the moon (every
+// heart and every card a moon needs), and a hand's raw points, the hearts and each card at the points the form
+// carries. Moons, the sun, resets and the end of the game stay with the rules core: a moon recorded offline
+// shows "moon: scored when back online" and adds nothing.
+function shooterOf(hand) {
+  var seat = hand.hearts.indexOf(rules.hearts);
+  if (!rules.moon || seat === -1) return null;
+  return rules.cards.every(function (card) { return !card.moon || hand[card.key] === seat; }) ? seat : null;
+}
+function rawPoints(hand) {
+  return hand.hearts.map(function (hearts, seat) {
+    return rules.cards.reduce(function (sum, card) {
+      return sum + (hand[card.key] === seat ? card.points : 0);
+    }, (hearts || 0) * rules.heart_points);
+  });
+}
 
-  function nextNumber(queue) { return queue.length ? queue[queue.length - 1].number + 1 : facts.ahead[0].number; }
+// The hand form's preview while offline: a moon's shooter (its options wait for the server), nothing else.
+function preview(hand) {
+  var shooter = shooterOf(hand);
+  return Promise.resolve({ moon: shooter === null ? null : { shooter: shooter, options: null } });
+}
 
-  function handFromForm(number) {
-    var hand = { number: number, hearts: names.map(function (_, at) { return seat("hearts-" + at); }) };
-    rules.cards.forEach(function (card) { hand[card.key] = seat(card.key); });
-    hand.all_tricks = form.querySelector('input[name="all_tricks"]') ? seat("all_tricks") : null;
-    var option = chosen("moon_option");
-    if (option) hand.moon_option = option;
-    return hand;
-  }
+function element(tag, text, className) {
+  var made = document.createElement(tag);
+  if (text !== undefined) made.textContent = text;
+  if (className) made.className = className;
+  return made;
+}
 
-  function element(tag, text, className) {
-    var made = document.createElement(tag);
-    if (text !== undefined) made.textContent = text;
-    if (className) made.className = className;
-    return made;
-  }
+function showTotals(queue) {
+  var totals = facts.totals.slice();
+  queue.forEach(function (hand) {
+    if (shooterOf(hand) === null) rawPoints(hand).forEach(function (points, at) { totals[at] += points; });
+  });
+  totals.forEach(function (total, at) {
+    var shown = document.querySelector('[data-total="' + at + '"]');
+    if (shown) shown.textContent = total;
+  });
+  // Who leads and who is closest to the target is the rules core's to say: not until back online.
+  document.querySelectorAll(".scoreboard li").forEach(function (seat) { seat.classList.remove("leader", "closest"); });
+  document.querySelectorAll(".scoreboard .tag").forEach(function (tag) { tag.textContent = ""; });
+}
 
-  function showTotals(queue) {
-    var totals = facts.totals.slice();
-    queue.forEach(function (hand) {
-      if (shooter(hand) === null) rawPoints(hand).forEach(function (points, at) { totals[at] += points; });
+function handsTable() {
+  var body = document.querySelector(".hands tbody");
+  if (body) return body;
+  var section = element("section", undefined, "hands");
+  section.appendChild(element("h2", "Hands so far"));
+  body = section.appendChild(element("table")).appendChild(element("tbody"));
+  document.getElementById("hand-form").after(section);
+  return body;
+}
+
+function showWaiting(queue) {
+  document.querySelectorAll("tr.waiting, tr.waiting-note").forEach(function (row) { row.remove(); });
+  if (!queue.length) return;
+  var body = handsTable();
+  queue.forEach(function (hand) {
+    var row = element("tr", undefined, "waiting");
+    row.appendChild(element("th", String(hand.number))).scope = "row";
+    var moon = shooterOf(hand);
+    rawPoints(hand).forEach(function (points, at) {
+      var words = moon === null ? (points ? (points > 0 ? "+" : "") + points : "0") : at === moon ? "moon: scored when back online" : "";
+      row.appendChild(element("td", words));
     });
-    totals.forEach(function (total, at) {
-      var shown = document.querySelector('[data-total="' + at + '"]');
-      if (shown) shown.textContent = total;
-    });
-    // Who leads and who is closest to the target is the rules core's to say: not until back online.
-    document.querySelectorAll(".scoreboard li").forEach(function (seat) { seat.classList.remove("leader", "closest"); });
-    document.querySelectorAll(".scoreboard .tag").forEach(function (tag) { tag.textContent = ""; });
-  }
+    row.appendChild(element("td"));
+    var note = element("tr", undefined, "waiting-note");
+    note.appendChild(element("td", "Hand " + hand.number + ": waiting to be sent")).colSpan = names.length + 2;
+    body.prepend(row);
+    body.prepend(note);
+  });
+}
 
-  function handsTable() {
-    var body = document.querySelector(".hands tbody");
-    if (body) return body;
-    var section = element("section", undefined, "hands");
-    section.appendChild(element("h2", "Hands so far"));
-    var table = section.appendChild(element("table"));
-    body = table.appendChild(element("tbody"));
-    form.after(section);
-    return body;
-  }
+function showNextHand(number) {
+  var section = document.querySelector(".next-hand");
+  var ahead = facts.ahead.filter(function (hand) { return hand.number === number; })[0];
+  if (!section) return;
+  section.replaceChildren(element("h1", "Hand " + number));
+  if (!ahead) { section.appendChild(element("p", "Who deals and passes shows again when back online.")); return; }
+  var deals = section.appendChild(element("p"));
+  deals.append(element("strong", names[ahead.dealer]), " deals. The holder of " + facts.leads + " leads.");
+  if (facts.removed.length) deals.append(" Remove the " + facts.removed.join(" and ") + ".");
+  section.appendChild(element("p", ahead.pass, "pass")); // "Pass 3 cards across", in the rules' words
+  var list = section.appendChild(element("ul", undefined, "passes"));
+  ahead.passes.forEach(function (pair) { list.appendChild(element("li", names[pair[0]] + " → " + names[pair[1]])); });
+}
 
-  function showWaiting(queue) {
-    document.querySelectorAll("tr.waiting, tr.waiting-note").forEach(function (row) { row.remove(); });
-    if (!queue.length) return;
-    var body = handsTable();
-    queue.forEach(function (hand) {
-      var row = element("tr", undefined, "waiting");
-      row.appendChild(element("th", String(hand.number))).scope = "row";
-      var moon = shooter(hand);
-      rawPoints(hand).forEach(function (points, at) {
-        var words = moon === null ? (points ? (points > 0 ? "+" : "") + points : "0") : at === moon ? "moon: scored when back online" : "";
-        row.appendChild(element("td", words));
-      });
-      row.appendChild(element("td"));
-      var note = element("tr", undefined, "waiting-note");
-      note.appendChild(element("td", "Hand " + hand.number + ": waiting to be sent")).colSpan = names.length + 2;
-      body.prepend(row);
-      body.prepend(note);
-    });
-  }
+var saying = null; // "2 hands sent", until it has been up long enough
+function showBanner(queue) {
+  var banner = document.getElementById("connection");
+  if (saying) { banner.textContent = saying; banner.hidden = false; return; }
+  banner.textContent = waitingWords(queue.length, navigator.onLine);
+  banner.hidden = navigator.onLine && !queue.length;
+}
 
-  function showNextHand(number) {
-    var section = document.querySelector(".next-hand");
-    var ahead = facts.ahead.filter(function (hand) { return hand.number === number; })[0];
-    if (!section) return;
-    section.replaceChildren(element("h1", "Hand " + number));
-    if (!ahead) { section.appendChild(element("p", "Who deals and passes shows again when back online.")); return; }
-    var deals = section.appendChild(element("p"));
-    deals.append(element("strong", names[ahead.dealer]), " deals. The holder of " + facts.leads + " leads.");
-    if (facts.removed.length) deals.append(" Remove the " + facts.removed.join(" and ") + ".");
-    section.appendChild(element("p", ahead.pass, "pass")); // "Pass 3 cards across", in the rules' words
-    var list = section.appendChild(element("ul", undefined, "passes"));
-    ahead.passes.forEach(function (pair) { list.appendChild(element("li", names[pair[0]] + " → " + names[pair[1]])); });
-    var title = form.querySelector("h2");
-    if (title) title.textContent = "Record hand " + number;
-  }
+// Draw the page as the outbox has it; table.js calls this again after each swap of the server's page.
+function render() {
+  lookup();
+  var queue = outbox.waiting(game);
+  showBanner(queue);
+  if (settling) showConflict(settling); // again, on a fresh copy of the server's page
+  if (!queue.length) return;
+  showTotals(queue);
+  showWaiting(queue);
+  var number = nextNumber(queue, queue[0].number);
+  showNextHand(number);
+  table.renumber(number);
+}
 
-  function showBanner(queue) {
-    var count = queue.length ? " · " + queue.length + (queue.length === 1 ? " hand" : " hands") + " waiting" : "";
-    banner.textContent = (navigator.onLine ? "not sent yet" : "offline") + count;
-    banner.hidden = navigator.onLine && !queue.length;
-  }
+function sent(count) {
+  if (!count) return;
+  saying = sentWords(count);
+  setTimeout(function () { saying = null; render(); }, SAID_FOR);
+}
 
-  function render() {
-    if (!lookup()) return;
-    var queue = Outbox.waiting(game);
-    showBanner(queue);
-    if (!queue.length) return;
-    showTotals(queue);
-    showWaiting(queue);
-    showNextHand(nextNumber(queue));
-  }
+function settle(result) {
+  return result.then(function (done) {
+    sent(done.sent);
+    settling = done.outcome.conflict ? done.outcome : null;
+    document.getElementById("conflict").hidden = !settling;
+    // Hands went through: the server's page, with the scores it worked out (it calls render again)
+    return done.sent ? table.sent() : null;
+  }).then(render);
+}
 
-  function describe(hand) {
-    var words = names.map(function (name, at) { return name + " " + hand.hearts[at] + "♥"; }).join(", ");
-    rules.cards.forEach(function (card) {
-      if (hand[card.key] !== null && hand[card.key] !== undefined) words += " · " + card.name + " " + names[hand[card.key]];
-    });
-    return words;
-  }
+function showConflict(found) {
+  conflicts.show(document.getElementById("conflict"), found, table.words(), {
+    theirs: function () { settle(outbox.keepTheirs(game)); },
+    mine: function () { settle(outbox.useMine(game)); }
+  });
+}
 
-  function showConflict(found) {
-    var number = found.hand.number;
-    box.replaceChildren(element("h2", "Hand " + number + ": two versions"));
-    box.appendChild(element("p", found.theirs ? "Another phone recorded hand " + number + " while this one was offline."
-      : found.message));
-    if (found.theirs) box.appendChild(element("p", "On the server: " + describe(found.theirs)));
-    box.appendChild(element("p", "On this phone: " + describe(found.hand)));
-    var keep = box.appendChild(element("button", found.theirs ? "Keep the server's hand " + number
-      : "Drop this phone's hand " + number));
-    keep.type = "button";
-    keep.addEventListener("click", function () { settle(Outbox.keepTheirs(game)); });
-    if (found.theirs) {
-      var mine = box.appendChild(element("button", "Use this phone's hand " + number, "primary"));
-      mine.type = "button";
-      mine.addEventListener("click", function () { settle(Outbox.useMine(game)); });
-    }
-    box.hidden = false;
-    box.scrollIntoView({ block: "start" }); // whoever holds the phone is likely down at the form
-  }
+function flush() {
+  if (settling || !outbox.waiting(game).length) return;
+  settle(outbox.flush(game));
+}
 
-  var sentSome = false;
-  function settle(result) {
-    return result.then(function (outcome) {
-      if (!lookup()) return;
-      box.hidden = !outcome.conflict;
-      if (outcome.conflict) showConflict(outcome);
-      else if (outcome === "saved" && sentSome) location.reload(); // the server's page: the scores it worked out
-      render();
-    });
-  }
-  function flush() {
-    if (!lookup() || !Outbox.waiting(game).length || !box.hidden) return;
-    sentSome = true;
-    settle(Outbox.flush(game));
-  }
+function queue(hand) {
+  var result = outbox.send(game, hand);
+  render();
+  settle(result);
+}
 
-  function queue(hand) {
-    sentSome = true;
-    settle(Outbox.send(game, hand));
-    form.reset();
-    var first = form.querySelector('input[type="radio"]:checked');
-    if (first) first.dispatchEvent(new Event("change", { bubbles: true })); // the live check starts over
-    render();
-  }
-
-  // Capture, on the document: it runs before the page's own save, which it replaces while offline.
-  document.addEventListener("submit", function (event) {
-    if (event.target.id !== "hand-form" || !lookup()) return;
-    var waiting = Outbox.waiting(game);
-    if (navigator.onLine && !waiting.length) return; // the page's own save
-    event.preventDefault(); // no plain form post with no network: it would end on the browser's error page
-    var hand = handFromForm(nextNumber(waiting));
-    var count = hand.hearts.reduce(function (sum, hearts) { return sum + (hearts || 0); }, 0);
-    // Incomplete: the page's own save and live check say what is missing.
-    if (count !== rules.hearts || rules.cards.some(function (card) { return hand[card.key] === null; })) return;
-    if (shooter(hand) !== null && form.querySelector('input[name="moon_option"]') && !hand.moon_option) return;
-    event.stopImmediatePropagation();
-    queue(hand);
-  }, true);
-  window.OfflineTable = { queue: function (hand) { if (lookup()) queue(hand); } };
+function start(page) {
+  var links = page.links;
+  table = page;
+  game = { id: links.game, key: links.outbox, gameUrl: links.game_url, hands: links.hands };
+  conflicts.styled(); // the banner's and the waiting rows' looks
   window.addEventListener("online", flush);
   window.addEventListener("offline", render);
   setInterval(flush, 5000); // the Wi-Fi may be up while the server was away: ask again now and then
-  // Loaded early (offline, or hands waiting), this script may run before the page's own deferred table.js,
-  // which has always run by DOMContentLoaded.
-  function start() { render(); flush(); }
-  if (window.HandRules) start();
-  else document.addEventListener("DOMContentLoaded", start);
-})();
+  render();
+  flush();
+}
+
+export { start, queue, preview, render, waitingWords, sentWords, nextNumber };

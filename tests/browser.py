@@ -8,6 +8,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
+from playwright.sync_api import Locator, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.db import db
@@ -32,6 +33,38 @@ SMALL_PHONE = {
     "has_touch": True,
 }
 LONG_NAMES = ["Christina", "Christopher", "Alexandra", "Bartholomew", "Maximilian"]
+ALIKE_NAMES = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]  # two pairs alike for long
+
+
+def in_sight(locator: Locator) -> None:
+    """Wholly inside the viewport, its first and last lines not under the sticky totals or the save bar."""
+    expect(locator).to_be_in_viewport(ratio=1)
+    covered = locator.evaluate(
+        """el => { const r = el.getBoundingClientRect(), x = r.left + r.width / 2, inset = Math.min(r.height / 2, 12);
+                   const hidden = y => !el.contains(document.elementFromPoint(x, y));
+                   return hidden(r.top + inset) || hidden(r.bottom - inset); }"""
+    )
+    assert not covered
+
+
+# The text a player sees in an element: what is only read aloud (a box of a pixel, visually hidden) left out.
+SHOWN = """el => { let shown = "";
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const box = node.parentElement;
+    if (box.checkVisibility() && box.getBoundingClientRect().width > 1) shown += node.textContent;
+  }
+  return shown.replace(/\\s+/g, " ").trim(); }"""
+
+
+def shown_text(locator: Locator) -> str:
+    """What a player sees in one element."""
+    return locator.evaluate(SHOWN)
+
+
+def shown_texts(locator: Locator) -> list[str]:
+    """What a player sees in each element, read at once (a page may swap its content as it polls)."""
+    return locator.evaluate_all(f"elements => elements.map({SHOWN})")
 
 
 def need_chromium() -> None:

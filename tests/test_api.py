@@ -96,8 +96,74 @@ def test_preview_stores_nothing_and_follows_the_given_option(table):
         },
         "ends_game": False,
         "winners": [],
+        "tie_break": False,
     }
     assert table.game() == before
+
+
+def test_preview_says_when_a_hand_leads_to_a_tie_break(table):
+    table.start_game(target=13)
+    tied = table.preview([13, 0, 0, 0], 1)  # 13, 13, 0, 0: Cat and Dan share the lowest total, play goes on
+    assert tied["tie_break"] is True and tied["ends_game"] is False
+    alone = table.preview([10, 1, 2, 0], 0)  # 23, 1, 2, 0: Dan alone is lowest
+    assert alone["tie_break"] is False and alone["ends_game"] is True
+    assert table.game()["hands"] == []
+
+
+def test_a_correction_previewed_stores_nothing(table):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    table.record_hand([0, 2, 3, 8], 3)
+    before = table.game()
+    answer = table.client.post(f"/api/games/{table.game_id}/hands/1/preview", json={"hearts": [0, 4, 0, 9], "queen": 3})
+    assert answer.status_code == 200
+    assert answer.json == {
+        "scores": [0, 4, 0, 22],
+        "totals": [0, 6, 3, 43],
+        "moon": None,
+        "ends_game": False,
+        "winners": [],
+        "tie_break": False,
+    }
+    assert table.game() == before
+
+
+def test_a_correction_previewed_gives_a_moons_options_at_its_hand(table):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    table.record_hand([0, 2, 3, 8], 3)
+    preview = table.client.post(
+        f"/api/games/{table.game_id}/hands/2/preview", json={"hearts": [13, 0, 0, 0], "queen": 0}
+    )
+    moon = preview.json["moon"]
+    assert moon["shooter"] == 0 and moon["advice"] == "add"
+    assert moon["options"]["add"]["totals"] == [4, 39, 35, 26]  # right after hand 2
+    assert preview.json["totals"] == [4, 39, 35, 26] and preview.json["scores"] == [0, 26, 26, 26]
+
+
+@pytest.mark.parametrize(
+    "number, hand, status",
+    [(3, {"hearts": [4, 0, 9, 0], "queen": 1}, 404), (1, {"hearts": [4, 0, 9], "queen": 1}, 422)],
+    ids=["no-such-hand", "broken-hand"],
+)
+def test_a_correction_previewed_is_refused_as_the_correction_would_be(table, number, hand, status):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    table.record_hand([0, 2, 3, 8], 3)
+    answer = table.client.post(f"/api/games/{table.game_id}/hands/{number}/preview", json=hand)
+    assert answer.status_code == status and answer.json["error"]
+
+
+def test_a_correction_that_would_end_the_game_early_says_what_to_do(table):
+    table.start_game(target=13)
+    table.record_hand([0, 6, 7, 0], 2)  # 0, 6, 20, 0: past the target, the lowest tied: play goes on
+    table.record_hand([0, 1, 12, 0], 2)  # 0, 7, 45, 0
+    answer = table.client.post(f"/api/games/{table.game_id}/hands/1/preview", json={"hearts": [1, 6, 6, 0], "queen": 2})
+    assert answer.status_code == 409
+    assert answer.json["error"] == (
+        "This would end the game at hand 1, but hands up to 2 are recorded. "
+        "Check the hand again; if it is right, undo the hands after hand 1 first, the last one first."
+    )
 
 
 def test_preview_with_a_fixed_moon_rule_offers_that_option(table):

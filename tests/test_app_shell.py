@@ -159,7 +159,9 @@ def test_a_game_reopens_with_no_network_and_never_stale_with_it(
 
 def offline_facts(client, game_id):
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    found = re.search(r'<script type="application/json" id="offline-facts" data-game="\d+">(.*?)</script>', page)
+    found = re.search(
+        r'<script type="application/json" id="offline-facts" data-outbox="outbox:\d+">(.*?)</script>', page
+    )
     assert found, "the table page carries its offline facts"
     return json.loads(found.group(1))
 

@@ -34,8 +34,7 @@ def test_a_game_night(page: Page, live_server: str):
     page.get_by_role("button", name="Start the game").click()
 
     expect(page.get_by_role("heading", name=re.compile(r"^Hand 1 · Ann deals · pass left"))).to_be_visible()
-    page.get_by_text("Who passes to whom").click()
-    expect(page.get_by_text("Ann → Ben")).to_be_visible()
+    expect(page.get_by_text("Ann → Ben")).to_be_visible()  # no tap needed
     # Hand 1, worked example 1: the last row left is filled in (Cat: 9)
     tap_hearts(page, "Ann", 4)
     tap_hearts(page, "Ben", 0)
@@ -66,8 +65,9 @@ def test_a_game_night(page: Page, live_server: str):
     panel.get_by_text("Shooter −26").click()
     page.get_by_role("button", name="Save hand · Ben −26").click()
 
-    # Undo it at once from the note that says it was saved: the hand comes back on the form
-    page.get_by_role("button", name="Undo hand 2").click()
+    # Undo it from the line that says it was saved, once asked: the hand comes back on the form
+    page.get_by_role("button", name="Undo hand 2…").click()
+    page.get_by_role("dialog").get_by_role("button", name="Yes, undo hand 2").click()
     expect(page.get_by_role("status").filter(has_text="Hand 2 undone")).to_be_visible()
     totals(page, 4, 13, 9, 0)
     expect(
@@ -107,7 +107,6 @@ def test_a_game_night(page: Page, live_server: str):
     totals(page, 9, 26, 17, 0)
 
     # Hand 3 (across), then Cat shoots the moon and adding ends the game with Cat the winner
-    page.get_by_text("Who passes to whom").click()
     expect(page.get_by_text("Ann → Cat")).to_be_visible()
     tap_hearts(page, "Ann", 13)
     tap_queen(page, "Dan")

@@ -52,7 +52,8 @@ def test_hands_saved_offline_survive_a_reload_and_reach_the_server_once_in_order
     expect(next_hand).to_contain_text("Ann → Cat")
     context.set_offline(False)
     expect(page.locator("tr.waiting")).to_have_count(0)
-    expect(page.locator("#connection")).to_be_hidden()
+    expect(page.locator("#connection")).to_have_text("2 hands sent")  # back online, it says so
+    expect(page.locator("#connection")).to_be_hidden(timeout=15000)
     expect(page.locator(".next-hand h1")).to_have_text(re.compile(r"^Hand 3\b"))
     stored = table.game()["hands"]
     assert [facts(hand) for hand in stored] == [(1, [4, 0, 9, 0], 1), (2, [0, 2, 3, 8], 3)]
@@ -118,7 +119,7 @@ def test_an_identical_hand_already_on_the_server_is_not_a_conflict(page, context
 
 
 @pytest.mark.parametrize(
-    "choice, kept", [("Keep the server's hand 1", [0, 4, 0, 9]), ("Use this phone's hand 1", [4, 0, 9, 0])]
+    "choice, kept", [("Keep the other phone's hand 1", [0, 4, 0, 9]), ("Keep this phone's hand 1", [4, 0, 9, 0])]
 )
 def test_a_hand_recorded_elsewhere_meanwhile_is_shown_with_both_versions(
     page, context, live_server, table, choice, kept
@@ -130,8 +131,12 @@ def test_a_hand_recorded_elsewhere_meanwhile_is_shown_with_both_versions(
     context.set_offline(False)
     conflict = page.locator("#conflict")
     expect(conflict).to_be_visible()
-    expect(conflict).to_contain_text("On the server: Ann 0♥, Ben 4♥, Cat 0♥, Dan 9♥ · Q♠ Dan")
-    expect(conflict).to_contain_text("On this phone: Ann 4♥, Ben 0♥, Cat 9♥, Dan 0♥ · Q♠ Ben")
+    expect(conflict).to_contain_text("Another phone recorded hand 1 while this one was offline.")
+    versions = conflict.get_by_role("table")  # the facts that differ: this phone's, then the other's
+    rows = ["This phone Other phone", "♥ Ann 4 0", "♥ Ben 0 4", "♥ Cat 9 0", "♥ Dan 0 9", "Q♠ Ben Dan"]
+    expect(versions.get_by_role("row")).to_have_text([re.compile(row.replace(" ", r"\s*")) for row in rows])
+    expect(conflict).to_contain_text("Totals then: Ann 0 · Ben 4 · Cat 0 · Dan 22")  # keeping the other phone's
+    expect(conflict).to_contain_text("Totals then: Ann 4 · Ben 13 · Cat 9 · Dan 0")  # keeping this phone's
     expect(page.locator("tr.waiting")).to_have_count(1)  # nothing dropped until the person chooses
     page.get_by_role("button", name=choice).click()
     expect(page.locator("tr.waiting")).to_have_count(0)
@@ -147,9 +152,9 @@ def test_with_no_service_worker_save_still_queues_and_sends(browser, live_server
     try:
         context.add_init_script("delete Navigator.prototype.serviceWorker")  # what an insecure page sees
         page = context.new_page()
-        page.goto(f"{live_server}/games/{table.game_id}")
+        with page.expect_response("**/static/offline-table.js"):  # loaded at once, not when offline
+            page.goto(f"{live_server}/games/{table.game_id}")
         expect(page.locator("html[data-offline-ready]")).to_have_count(0)
-        page.wait_for_function("() => window.OfflineTable !== undefined")  # loaded at once, not when offline
         context.set_offline(True)
         expect(page.locator("#connection")).to_have_text("offline")
         enter_hand(page, [4, 0, 9, 0], 1)

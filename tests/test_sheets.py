@@ -15,8 +15,8 @@ def play(table, hands):
 def test_blank_sheet_has_a_row_per_hand_with_pass_and_dealer(client):
     page = client.get("/sheets/blank?players=4&names=Ann,Ben,Cat,Dan&first_dealer=1").get_data(as_text=True)
     assert page.count("<tr>") == 2 + 20
-    assert '<td>1</td><td class="pass">left</td><td class="dealer">Ben</td>' in page
-    assert '<td>4</td><td class="pass">hold</td><td class="dealer">Ann</td>' in page
+    assert '<td>1</td><td class="pass">left</td><td class="dealer"><div class="fit">Ben</div></td>' in page
+    assert '<td>4</td><td class="pass">hold</td><td class="dealer"><div class="fit">Ann</div></td>' in page
     assert "13 cards each; the holder of the 2♣ leads" in page
 
 

@@ -51,16 +51,18 @@ def test_new_game_takes_every_house_rule_from_the_form(client):
     assert 'checked id="exact_reset"' in again
 
 
-def test_new_game_offers_the_last_players(client, game):
+def test_new_game_offers_the_last_players_in_one_tap_and_fills_nothing_unasked(client, game):
     page = client.get("/games/new").get_data(as_text=True)
-    assert 'value="Ann"' in page and 'value="Dan"' in page
+    assert 'value="Ann"' not in page and "Same players as last time" in page and "Ann, Ben, Cat, Dan" in page
+    same = client.get("/games/new?same=players").get_data(as_text=True)  # the link, without the script
+    assert 'value="Ann"' in same and 'value="Dan"' in same
 
 
 def test_a_new_game_starts_at_the_table(client, game):
     page = client.get(game).get_data(as_text=True)
-    assert "Hand 1" in page and "<strong>Ann</strong> deals" in page
+    assert "Hand 1" in page and '<span class="sep"> · </span>Ann deals' in page
     assert "Ann → Ben" in page and "Dan → Ann" in page
-    assert "The holder of 2♣ leads" in page
+    assert "The 2♣ leads." in page
 
 
 @pytest.mark.parametrize(
@@ -85,7 +87,7 @@ def test_recording_a_hand_updates_the_scoreboard(client, game):
     answer = client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
     assert answer.status_code == 302
     page = client.get(game).get_data(as_text=True)
-    assert "Hand 2" in page and "Pass 3 cards to the right:" in page
+    assert "Hand 2" in page and 'aria-label="Pass 3 cards to the right"' in page
     assert 'data-total="1">13<' in page and 'data-total="2">9<' in page
     assert "Ann → Dan" in page
 
@@ -139,7 +141,7 @@ def test_new_house_rules_that_do_not_go_together_are_refused(client, change, mes
 def test_a_preset_fills_the_form_without_the_script(client, game):
     page = client.get("/games/new?preset=black-maria").get_data(as_text=True)
     assert 'checked id="black_maria"' in page and 'value="right"' in page.split('checked id="pass_cycle-')[1][:60]
-    assert 'value="Ann"' in page  # the players stay
+    assert 'value="Ann"' not in page  # players only when asked for
     classic = client.get("/games/new?preset=classic").get_data(as_text=True)
     assert 'checked id="black_maria"' not in classic and 'checked id="pass_cycle-0"' in classic
 

@@ -1,17 +1,20 @@
-"""The follow view turned sideways is a big-digit table display: scores left, the next hand right."""
+"""The follow view turned sideways is a big-digit table display: a card a player, the next hand beside them."""
 
 import re
 
 import pytest
+from browser import ALIKE_NAMES, shown_text, shown_texts
 from playwright.sync_api import Browser, expect
 
 
 def boxes(page):
-    """The scoreboard's and the next hand's boxes, read at once: the board is swapped in as it polls."""
+    """The box around the scoreboard's cards, and the next hand's, read at once: the board is swapped in as it polls."""
     return page.evaluate(
-        """() => ["#board .scoreboard", "#board .next-hand"].map((selector) => {
-            const box = document.querySelector(selector).getBoundingClientRect();
-            return { x: box.x, y: box.y, width: box.width, height: box.height };
+        """() => ["#board .scoreboard li", "#board .next-hand"].map((selector) => {
+            const parts = [...document.querySelectorAll(selector)].map(part => part.getBoundingClientRect());
+            const x = Math.min(...parts.map(box => box.left)), y = Math.min(...parts.map(box => box.top));
+            return { x, y, width: Math.max(...parts.map(box => box.right)) - x,
+                     height: Math.max(...parts.map(box => box.bottom)) - y };
         })"""
     )
 
@@ -51,3 +54,63 @@ def test_upright_on_a_phone_the_follow_view_stays_a_list(page, live_server, tabl
     expect(page.locator("#board .scoreboard")).to_be_visible()
     scores, upcoming = boxes(page)
     assert upcoming["y"] >= scores["y"] + scores["height"]
+
+
+CARDS = """() => [...document.querySelectorAll("#board .scoreboard li")].map(card => {
+    const total = card.querySelector(".total"), digits = document.createRange();
+    digits.selectNodeContents(total);
+    const box = card.getBoundingClientRect(), text = digits.getBoundingClientRect();
+    return { left: box.left, right: box.right, top: box.top, bottom: box.bottom, digitsLeft: text.left,
+             digitsRight: text.right, digitsTop: text.top, digitsBottom: text.bottom,
+             size: parseFloat(getComputedStyle(total).fontSize) };
+})"""
+
+
+def apart(one, other) -> bool:
+    return (one["right"] <= other["left"] or other["right"] <= one["left"] or one["bottom"] <= other["top"]
+            or other["bottom"] <= one["top"])  # fmt: skip
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width, height", [(740, 360), (1180, 820)], ids=["phone", "tablet"])
+def test_five_players_read_from_across_the_table(browser: Browser, live_server, table, width, height):
+    table.start_game(players=ALIKE_NAMES)
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
+        table.record_hand(hearts, queen)  # 19, 16, 14, 16, 13; Christopher deals hand 4, passing left
+    context, page = open_display(browser, f"{live_server}/games/{table.game_id}/follow", width, height)
+    try:
+        expect(page.locator('[data-total="4"]')).to_have_text("13")
+        cards = page.evaluate(CARDS)
+        for card in cards:  # each total inside its own card, big: digits never run into the next card's
+            assert card["left"] < card["digitsLeft"] and card["digitsRight"] < card["right"]
+            assert card["top"] < card["digitsTop"] and card["digitsBottom"] < card["bottom"] <= height
+            assert card["size"] >= height / 6
+        assert all(apart(one, other) for at, one in enumerate(cards) for other in cards[at + 1 :])
+        assert page.evaluate("document.documentElement.scrollHeight") <= height  # no scrolling
+        passes = shown_texts(page.locator("#board .scoreboard .to"))
+        assert passes == [f"passes to {name}" for name in ALIKE_NAMES[1:] + ALIKE_NAMES[:1]]
+        upcoming = shown_text(page.locator("#board .next-hand"))
+        assert re.match(r"Hand 4 ?Christopher deals ?pass ← left", upcoming) and "·" not in upcoming
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lock", ["present", "absent"])
+def test_the_follow_page_keeps_the_screen_on_where_it_can(browser: Browser, live_server, table, lock):
+    table.start_game()
+    context = browser.new_context(viewport={"width": 1180, "height": 820})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    stub = (
+        "{ request: kind => { window.asked.push(kind); return Promise.resolve({}); } }"
+        if lock == "present"
+        else "undefined"
+    )
+    page.add_init_script(f"window.asked = []; Object.defineProperty(navigator, 'wakeLock', {{ value: {stub} }});")
+    page.goto(f"{live_server}/games/{table.game_id}/follow")
+    expect(page.locator('[data-total="0"]')).to_have_text("0")
+    assert page.evaluate("window.asked") == (["screen"] if lock == "present" else [])
+    assert errors == []
+    context.close()

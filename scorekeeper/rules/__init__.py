@@ -76,6 +76,7 @@ from .house import (
     default_pass_cycle,
     house_rules,
     is_whole,
+    name_fault,
     pass_direction,
     pass_targets,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "Standing",
     "TableSetup",
     "clean_names",
+    "name_fault",
     "dealer",
     "default_pass_cycle",
     "describe",

@@ -52,6 +52,19 @@ class TableSetup:
         return _("%(players)d players: remove the %(removed)s; %(each)d cards each; the holder of the %(leads)s leads.",
                  removed=removed, **values)  # fmt: skip
 
+    @property
+    def lead_line(self) -> str:
+        """Under the next hand: who leads, and what comes out of the deck.
+
+        >>> table_setup(5).lead_line, table_setup(4).lead_line
+        ('The 3♣ leads; remove the 2♣ and 2♦.', 'The 2♣ leads.')
+        """
+        leads = card_name(self.leads)
+        if not self.removed:
+            return _("The %(leads)s leads.", leads=leads)
+        removed = words.listed([card_name(card) for card in self.removed])
+        return _("The %(leads)s leads; remove the %(removed)s.", leads=leads, removed=removed)
+
 
 # The cards a table's setup names (house.CARDS_REMOVED, house.OPENING_LEAD), as words a language may spell out.
 DECK_CARDS = {"2♣": NP_("deck card", "2♣"), "2♦": NP_("deck card", "2♦"), "3♣": NP_("deck card", "3♣")}

@@ -137,7 +137,8 @@ def replay(players: int, rules: HouseRules, hands: Sequence[Hand]) -> GameState:
             last = len(state.hands)
             raise RuleError(
                 _(
-                    "This would end the game at hand %(last)d, but hands up to %(recorded)d are recorded.",
+                    "This would end the game at hand %(last)d, but hands up to %(recorded)d are recorded. Check "
+                    "the hand again; if it is right, undo the hands after hand %(last)d first, the last one first.",
                     last=last,
                     recorded=len(hands),
                 ),

@@ -114,23 +114,39 @@ def clean_names(names: object) -> list[str]:
                            "Hearts needs %(least)d to %(most)d players, not %(num)d.",
                            len(names), least=MIN_PLAYERS, most=MAX_PLAYERS)  # fmt: skip
         raise RuleError(message, {"players": message})
-    cleaned: list[str] = []
+    fault = name_fault(names)
+    if fault is not None:
+        raise RuleError(fault[1], {"players": fault[1]})
+    return [trimmed(name) for name in names if isinstance(name, str)]  # every one, once name_fault found none
+
+
+def trimmed(name: str) -> str:
+    return unicodedata.normalize("NFC", name).strip()  # "José" typed as one letter or as e + accent
+
+
+def name_fault(names: Sequence[object]) -> tuple[int, str] | None:
+    """The first seat whose name cannot stand, and why: the form marks that box.
+
+    >>> name_fault(["Ann", "Ben", " ann "]), name_fault(["Ann", "", "Cat"]), name_fault(["Ann", "Ben"])
+    ((2, 'Two players are called “ann”: make the names different.'), (1, 'Player 2 needs a name.'), None)
+    """
+    seen: set[str] = set()
     for seat, name in enumerate(names):
         if isinstance(name, str):
-            name = unicodedata.normalize("NFC", name).strip()  # "José" typed as one letter or as e + accent
+            name = trimmed(name)
         if not isinstance(name, str) or not name:
             message = _("Player %(seat)d needs a name.", seat=seat + 1)
         elif problem := name_problem(name, seat + 1):
             message = problem
         elif len(name) > NAME_MAX:
             message = _("“%(start)s…” is too long: %(most)d characters at most.", start=name[:NAME_MAX], most=NAME_MAX)
-        elif skeleton(name) in {skeleton(other) for other in cleaned}:  # "Ann" and "Аnn" look the same
+        elif skeleton(name) in seen:  # "Ann" and "Аnn" look the same
             message = _("Two players are called “%(name)s”: make the names different.", name=name)
         else:
-            cleaned.append(name)
+            seen.add(skeleton(name))
             continue
-        raise RuleError(message, {"players": message})
-    return cleaned
+        return seat, message
+    return None
 
 
 def house_rules(players: int, given: Mapping[str, object] | None = None) -> HouseRules:

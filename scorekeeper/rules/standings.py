@@ -13,7 +13,7 @@ class Standing:
     place: int  # 1 for the lowest total; equal totals share a place
     leads: bool  # lowest total, once a hand has been played
     closest: bool  # highest total, once a hand has been played: nearest the target
-    to_go: int  # points before this total reaches the target
+    to_go: int | None  # points before this total reaches the target; None once it has (a tie played on)
 
 
 def places(totals: Sequence[int]) -> tuple[int, ...]:
@@ -33,6 +33,11 @@ def standings(state: GameState) -> list[Standing]:
     >>> from .cards import Hand
     >>> [(s.place, s.leads, s.closest) for s in standings(replay(3, HouseRules(), [Hand((4, 0, 9), 1)]))]
     [(1, True, False), (3, False, True), (2, False, False)]
+
+    A total past the target has nothing to go: the game goes on only for a tie at the bottom.
+
+    >>> [s.to_go for s in standings(replay(4, HouseRules(target=20), [Hand((0, 0, 9, 4), 2)]))]
+    [20, 20, None, 16]
     """
     played = bool(state.hands)
     highest, ranks, target = max(state.totals), places(state.totals), state.rules.target
@@ -43,7 +48,7 @@ def standings(state: GameState) -> list[Standing]:
             ranks[seat],
             played and ranks[seat] == 1,
             played and total == highest,
-            target - total,
+            target - total if total < target else None,
         )
         for seat, total in enumerate(state.totals)
     ]

@@ -7,8 +7,12 @@ where its own grammar wants them.
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from .standings import Standing
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,39 @@ def pass_line(direction: str, cards: int) -> str:
     return ngettext("Pass %(num)d card %(where)s", "Pass %(num)d cards %(where)s", cards, where=where)
 
 
+def standing_tag(standing: "Standing", target: int) -> str:
+    """What the scoreboard says under a total: who leads, and how far the total nearest the target has to go.
+
+    >>> from .standings import Standing
+    >>> [standing_tag(Standing(0, total, 1, leads, closest, to_go), 100)
+    ...  for total, leads, closest, to_go in [(40, True, False, 60), (93, False, True, 7), (107, False, True, None)]]
+    ['♛ leads', '7 to go', 'past 100']
+    """
+    if standing.leads:
+        return _("♛ leads")
+    if not standing.closest:
+        return ""
+    if standing.to_go is None:
+        return _("past %(target)d", target=target)
+    return ngettext("%(num)d to go", "%(num)d to go", standing.to_go)
+
+
 def standard_cycle() -> str:
     return _("Standard: left, right, across, hold with 4 players; left, right, hold with 3 or 5")
+
+
+def hand_count(count: int) -> str:
+    """A number of hands, as a player reads it: never "1 hands".
+
+    >>> hand_count(1), hand_count(2)
+    ('1 hand', '2 hands')
+    """
+    return ngettext("%(num)d hand", "%(num)d hands", count)
+
+
+def tie_break() -> str:
+    """The game goes on because the lowest total is shared: the next hand's banner, the live check before Save."""
+    return _("Tie for the lowest total: play goes on until one player alone is lowest.")
 
 
 def cycle_choice(cycle: tuple[str, ...], players: int | None) -> str:

@@ -7,7 +7,7 @@ and store what a table entered, with the cache of the replay kept beside it
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ParamSpec, TypeVar
 
 from sqlalchemy import update
@@ -158,6 +158,20 @@ def corrected(loaded: LoadedGame, number: int, facts: Mapping[str, object]) -> t
 
 def preview_correction(game_id: int, number: int, facts: Mapping[str, object]) -> rules.GameState:
     return corrected(load_game(game_id), number, facts)[1]
+
+
+def correction_preview(game_id: int, number: int, facts: Mapping[str, object]) -> Preview:
+    """What correcting hand ``number`` would give, nothing stored; a missing moon choice follows the advice,
+    given on the totals before that hand."""
+    loaded = load_game(game_id)
+    _stored_hand(loaded, number)
+    hand = rules.make_hand(loaded.players, loaded.rules, facts, need_option=False)
+    hands = _facts(loaded)
+    advice = rules.moon_advice(rules.replay(len(loaded.players), loaded.rules, hands[: number - 1]), hand)
+    if advice is not None and hand.moon_option is None and loaded.rules.moon == "choose":
+        hand = replace(hand, moon_option=advice.advice)
+    hands[number - 1] = hand
+    return Preview(rules.replay(len(loaded.players), loaded.rules, hands), advice)
 
 
 @changes_a_game

@@ -21,7 +21,7 @@ from sqlalchemy.orm import selectinload
 from .. import models, rules
 from ..db import db, engine_number
 from ..rules import PenaltyCard, Standing, TableSetup
-from .names import short_names
+from .names import ShownName, shown_names
 from .rows import facts_of, hand_columns, house_rules_of, search_key
 
 # What reading a value the app never writes raises: a date that is no date, hearts that are not JSON.
@@ -56,13 +56,23 @@ class LoadedGame:
         return version_of(self.id, self.updated_at)
 
     @property
+    def tag(self) -> str:
+        """The tag ``version`` answers for this game while it is unchanged: a page says which version it shows."""
+        return version_tag(self.id, self.updated_at)
+
+    @property
     def rules(self) -> rules.HouseRules:
         return self.state.rules
 
     @functools.cached_property
+    def names(self) -> list[ShownName]:
+        """Each player's name in the forms the pages show where space is short: never two alike."""
+        return shown_names(self.players)
+
+    @property
     def short_names(self) -> list[str]:
-        """The names where space is short (scoreboard, chips, column heads): never two alike."""
-        return short_names(self.players)
+        """The names as a phone's scoreboard, chips and column heads show them (the page scripts' too)."""
+        return [shown.narrow for shown in self.names]
 
     @property
     def standings(self) -> list[Standing]:
@@ -254,7 +264,11 @@ def replay_checked(game: models.Game) -> rules.GameState:
 def version(game_id: int) -> str | None:
     """A tag that changes with every change to the game (every change touches updated_at)."""
     changed = db.session.scalar(select(models.Game.updated_at).where(models.Game.id == game_id))
-    return None if changed is None else f"{game_id}-{changed.isoformat()}"
+    return None if changed is None else version_tag(game_id, changed)
+
+
+def version_tag(game_id: int, updated_at: datetime) -> str:
+    return f"{game_id}-{updated_at.isoformat()}"
 
 
 def last_game() -> LoadedGame | None:

@@ -1,13 +1,41 @@
-"""Players' names where space is short: cut, but never to the same form as another name at the table."""
+"""Players' names where space is short: cut, but never to the same form as another name at the table.
+
+The server decides what each place shows; the stylesheets give every place the room its form needs
+(and wrap a line rather than cut it), so no width ever cuts a name further.
+"""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-ROOM = 7  # characters a name keeps on a phone's scoreboard, chips and column heads
+ROOM = 7  # letters a name keeps below 40rem: a phone's scoreboard of five, chips, column heads, pass pairs
+WIDE_ROOM = 12  # letters a name keeps from 40rem: a column of five in the 40rem page
 TAIL = 3  # a name cut in the middle keeps at least its last three letters
 
 
+@dataclass(frozen=True)
+class ShownName:
+    """A player's name in each form a page shows: whole for screen readers and where a line has room,
+    ``narrow`` below 40rem, ``wide`` from there. Each is at most its room's letters and a "…"."""
+
+    full: str
+    narrow: str
+    wide: str
+
+
+def shown_names(names: Sequence[str]) -> list[ShownName]:
+    """Every name at a table in each of its forms.
+
+    >>> [(shown.narrow, shown.wide) for shown in shown_names(["Alexandra", "Alexander", "Bartholomew Smith"])]
+    [('Alex…dra', 'Alexandra'), ('Alex…der', 'Alexander'), ('Bartho…', 'Bartholomew…')]
+    """
+    return [
+        ShownName(full, narrow, wide)
+        for full, narrow, wide in zip(names, short_names(names), short_names(names, WIDE_ROOM), strict=True)
+    ]
+
+
 def short_names(names: Sequence[str], room: int = ROOM) -> list[str]:
-    """Each name cut to ``room`` characters or the shortest start no other name shares; names alike
+    """Each name cut to ``room`` letters or the shortest start no other name shares; names alike
     for longer than that keep their start and their end.
 
     >>> short_names(["Christina", "Christopher", "Ann", "Bartholomew"])

@@ -66,7 +66,8 @@ def game_json(loaded: LoadedGame) -> dict[str, object]:
     }
 
 
-def preview_json(preview: Preview) -> dict[str, object]:
+def preview_json(preview: Preview, number: int | None = None) -> dict[str, object]:
+    """What the next hand would give, or (``number``) what correcting that hand would."""
     state, advice = preview.state, preview.advice
     moon = None
     if advice is not None:
@@ -75,11 +76,11 @@ def preview_json(preview: Preview) -> dict[str, object]:
             for option, choice in advice.options.items()
         }
         moon = {"shooter": advice.shooter, "options": options, "advice": advice.advice}
-    scored = state.hands[-1]
     return {
-        "scores": list(scored.scores),
-        "totals": list(scored.totals),
-        "moon": moon,
+        "scores": list(state.hands[(number or len(state.hands)) - 1].scores),
+        "totals": list(state.totals),
         "ends_game": state.finished,
         "winners": list(state.outcome.winners),
+        "tie_break": state.outcome.tie_break,
+        "moon": moon,
     }

@@ -93,6 +93,13 @@ def correct_hand(game_id: int, number: int) -> Response:
     return jsonify(game_json(games.correct_hand(game_id, number, body)))
 
 
+@bp.post("/games/<int:game_id>/hands/<int:number>/preview")
+def preview_correction(game_id: int, number: int) -> Response:
+    body = json_body()
+    body.pop("number", None)
+    return jsonify(preview_json(games.correction_preview(game_id, number, body), number))
+
+
 @bp.delete("/games/<int:game_id>/hands/<int:number>")
 def undo_hand(game_id: int, number: int) -> Response:
     return jsonify(game_json(games.undo_hand(game_id, number)))

@@ -26,6 +26,7 @@ def register(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, limit_body)  # before CSRF reads the form
     app.context_processor(page_helpers)
     app.add_template_filter(and_list)
+    app.add_template_filter(rules.words.hand_count)
     app.add_template_global(follow_link)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(rules.RuleError, rule_broken)
@@ -73,9 +74,11 @@ def page_helpers() -> dict[str, object]:
         # What the templates say about the rules, in the rules' own words (rules/words.py).
         "OUTCOME_WORDS": rules.words.said(rules.words.OUTCOMES),
         "PASSES": rules.words.PASSES,
+        "tie_break": rules.words.tie_break,
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
         "pass_line": pass_line,
+        "standing_tag": rules.words.standing_tag,
         "hand_rules": hand_rules,
         "action": LocalProxy(lambda: ActionForm(formdata=None)),
     }
@@ -96,6 +99,7 @@ def hand_rules(house: rules.HouseRules) -> dict[str, object]:
         ],
         "heart_points": rules.HEART_POINTS,
         "moon": None if house.moon == "off" else {key: moon.save_label(key, "{shooter}") for key in rules.MOON_OPTIONS},
+        "tie_break": rules.words.tie_break(),
     }
 
 

@@ -7,6 +7,7 @@ from flask import Blueprint, render_template, request
 from .. import rules
 from ..forms import BlankSheetForm
 from ..service import games
+from ..service.names import shown_names
 
 bp = Blueprint("sheets", __name__)
 
@@ -52,6 +53,7 @@ def blank() -> tuple[str, int]:
         "sheets/blank.html",
         form=form,
         names=names,
+        shown_names=shown_names(names),
         house=house,
         rules_text=rules.describe(house, form.seats()),
         rows=sheet_rows(state, SHEET_ROWS),
@@ -69,6 +71,7 @@ def game_sheet(game_id: int) -> str:
         "sheets/game.html",
         loaded=loaded,
         names=loaded.players,
+        shown_names=loaded.names,
         house=state.rules,
         rules_text=rules.describe(state.rules, len(loaded.players)),
         rows=sheet_rows(state, at_least),

@@ -52,8 +52,9 @@ def leader_words(loaded: games.LoadedGame) -> str:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> str | Response | tuple[str, int]:
     form = NewGameForm()
+    last = games.last_game()
     if not form.is_submitted():
-        form.process(data=starting_data(request.args.get("preset")))
+        form.process(data=starting_data(last, request.args.get("preset"), request.args.get("same") == "players"))
     if form.validate_on_submit():
         try:
             loaded = games.create_game(form.names(), form.house_rules())
@@ -62,13 +63,17 @@ def new_game() -> str | Response | tuple[str, int]:
         else:
             return redirect(url_for(".game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
-    return render_template("table/new.html", form=form, presets=rules.presets()), status
+    from_last = last is not None and not form.is_submitted() and not request.args.get("preset")
+    page = render_template("table/new.html", form=form, presets=rules.presets(), last=last, rules_from_last=from_last)
+    return page, status
 
 
-def starting_data(preset_key: str | None) -> dict[str, object]:
-    """The new-game form's first fields: the last game's players and rules, or a preset's rules."""
-    last = games.last_game()
+def starting_data(last: games.LoadedGame | None, preset_key: str | None, same_players: bool) -> dict[str, object]:
+    """The new-game form's first fields: the last game's rules (its players only when asked for: the page offers
+    them in one tap, and a box filled unasked gets typed onto), or a preset's rules."""
     data = NewGameForm.data_from(last.players, last.rules) if last else {}
+    if not same_players:
+        data.pop("players", None)
     preset = next((preset for preset in rules.PRESETS if preset.key == preset_key), None)
     return {**data, **NewGameForm.preset_data(preset)} if preset else data
 

@@ -1,0 +1,226 @@
+// The hand form, on the table page (table.js) and the correct-a-hand page (correct.js): what is entered, what
+// it still lacks and where, the last row filled in, and the live check above Save. No rule is written here: the
+// hearts in a hand, the penalty cards and the moon's words come with the form (data-rules, from the rules core);
+// the scores, the moon and its options come from the preview the page asks for.
+//
+// `hooks`, each optional: preview(facts) -> a promise of the preview's answer; complete(facts), each time the hand
+// on the form is complete; tapped(), on each tap; changed(), after each tap and preview (the page draws Save).
+
+function handForm(form, hooks) {
+  var players = JSON.parse(form.dataset.players);
+  var short = form.dataset.short ? JSON.parse(form.dataset.short) : players;
+  var rules = JSON.parse(form.dataset.rules);
+  var HEARTS = rules.hearts;
+  var live = form.querySelector("#live-check");
+  var panel = form.querySelector("#moon-panel"); // none when the game plays no moon
+  var button = form.querySelector(".save-bar [type=submit]");
+  var touched = {};
+  var lastRow = 0;
+  var asked = 0;
+  var shooter = null;
+  var pickedByHand = false; // once the table picks a moon option, the advice no longer changes it
+  var latest = null; // the latest preview, with the facts it is of
+  var held = live.hasAttribute("data-refused"); // words that stay in sight until the next tap (a refusal)
+
+  function chosen(name) {
+    var input = form.querySelector('input[name="' + name + '"]:checked');
+    return input && input.value !== "" ? input.value : null;
+  }
+  function checked(name) {
+    var value = chosen(name);
+    return value === null ? null : Number(value);
+  }
+  function hearts(seat) { return checked("hearts-" + seat); }
+  function total() {
+    return players.reduce(function (sum, _, seat) { return sum + (hearts(seat) || 0); }, 0);
+  }
+  function row(seat) { return form.querySelector("#hearts-" + seat); }
+  function open() {
+    return players.map(function (_, seat) { return seat; }).filter(function (seat) { return !touched[seat]; });
+  }
+
+  function fillLast() {
+    var left = open();
+    if (left.length !== 1) return;
+    var rest = HEARTS - (total() - (hearts(left[0]) || 0));
+    var chip = form.querySelector('input[name="hearts-' + left[0] + '"][value="' + rest + '"]');
+    if (chip) chip.checked = true;
+  }
+
+  function moonOn() {
+    return Boolean(panel) && !panel.hidden && panel.querySelector('input[name="moon_option"]') !== null;
+  }
+
+  function facts() {
+    var body = { hearts: players.map(function (_, seat) { return hearts(seat); }) };
+    rules.cards.forEach(function (card) { body[card.key] = checked(card.key); });
+    if (form.querySelector('input[name="all_tricks"]')) body.all_tricks = checked("all_tricks");
+    var option = chosen("moon_option");
+    if (option !== null && moonOn()) body.moon_option = option;
+    return body;
+  }
+
+  // The first penalty card nobody was said to take.
+  function cardMissing() {
+    return rules.cards.filter(function (card) { return checked(card.key) === null; })[0] || null;
+  }
+
+  function heartsWords(count) {
+    if (count < HEARTS) return count + " of " + HEARTS + " hearts: " + (HEARTS - count) + " missing";
+    return count + " of " + HEARTS + " hearts: " + (count - HEARTS) + " too many";
+  }
+
+  // What the hand still lacks, and where: Save never sends a hand the page knows is incomplete.
+  function missing() {
+    var count = total();
+    if (count !== HEARTS) {
+      var left = open();
+      var seat = count < HEARTS && left.length ? left[0] : lastRow;
+      return { key: "hearts-" + seat, message: heartsWords(count) + " · check " + players[seat] + "’s row" };
+    }
+    var card = cardMissing();
+    if (card) return { key: card.key, message: card.ask };
+    if (moonOn() && chosen("moon_option") === null) return { key: "moon_option", message: "Choose the moon option." };
+    return null;
+  }
+
+  function say(words, kind) {
+    live.textContent = words;
+    live.className = "live " + (kind || "");
+  }
+  function hold(words, kind) {
+    say(words, kind);
+    held = true;
+  }
+  function unmark() {
+    form.querySelectorAll(".missing").forEach(function (field) { field.classList.remove("missing"); });
+  }
+  // Say what is wrong where the player looks (the line above Save), and bring the field at fault (its key, as
+  // missing() and the server name it) into sight.
+  function point(key, message) {
+    var field = key === "hearts" ? row(lastRow) : key === "moon_option" ? panel : key && form.querySelector("#" + key);
+    unmark();
+    say(message, "problem");
+    if (!field) return;
+    field.classList.add("missing");
+    field.scrollIntoView({ block: "center" });
+    var input = field.querySelector("input:checked") || field.querySelector("input");
+    if (input) input.focus({ preventScroll: true });
+  }
+
+  function label() {
+    var option = moonOn() ? chosen("moon_option") : null;
+    if (option === null || shooter === null || !rules.moon) return button.dataset.label;
+    return button.dataset.label + " · " + rules.moon[option].replace("{shooter}", short[shooter]);
+  }
+
+  function hideMoon() {
+    if (!panel || panel.hidden) return;
+    panel.hidden = true;
+    panel.querySelectorAll('input[name="moon_option"]').forEach(function (input) { input.checked = false; });
+    pickedByHand = false;
+    shooter = null;
+  }
+
+  // A moon as the preview says it, drawn by moon.js (moons are rare: it comes when one is shot).
+  function showMoon(moon) {
+    if (!panel || !moon) { hideMoon(); return Promise.resolve(); }
+    shooter = moon.shooter;
+    return import("./moon.js").then(function (module) { module.show(panel, moon, players, short, pickedByHand); });
+  }
+
+  function scoresWords(body) {
+    var words = "This hand: " + body.scores.map(function (s, seat) {
+      return short[seat] + " " + (s > 0 ? "+" : "") + s;
+    }).join(", ");
+    return body.tie_break ? words + " · " + rules.tie_break : words;
+  }
+
+  function ask() {
+    var mine = ++asked;
+    hooks.preview(facts()).then(function (body) {
+      if (mine !== asked) return;
+      if (body.error) { hold(body.error, "problem"); return; }
+      return showMoon(body.moon).then(function () {
+        if (mine !== asked) return;
+        latest = body.totals ? { facts: facts(), totals: body.totals } : null; // of the advice, once it is chosen
+        changed();
+        if (held) return;
+        if (body.moon) say(players[body.moon.shooter] + " shot the moon: the options are above.", "ok");
+        else if (body.scores) say(scoresWords(body), "ok");
+      });
+    }).catch(function () { /* no answer: the server checks the hand again on Save */ });
+  }
+
+  function check() {
+    var count = total();
+    var card = cardMissing();
+    latest = null;
+    if (count !== HEARTS) hideMoon();
+    var words = count === 0 || count === HEARTS ? count + " of " + HEARTS + " hearts" : heartsWords(count);
+    if (count === HEARTS && card) words += " · " + card.ask.charAt(0).toLowerCase() + card.ask.slice(1);
+    if (!held) say(words, count === HEARTS && !card ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
+    if (count === HEARTS && !card) {
+      if (hooks.preview) ask();
+      if (hooks.complete) hooks.complete(facts());
+    }
+    changed();
+  }
+  function changed() {
+    if (hooks.changed) hooks.changed();
+  }
+
+  // Put a hand back on the form: after an undo, or a save another phone beat.
+  function fill(hand) {
+    hand.hearts.forEach(function (count, seat) {
+      var chip = form.querySelector('input[name="hearts-' + seat + '"][value="' + count + '"]');
+      if (chip) chip.checked = true;
+      touched[seat] = true;
+    });
+    rules.cards.map(function (card) { return card.key; }).concat(["all_tricks", "moon_option"]).forEach(function (name) {
+      var value = hand[name] === undefined || hand[name] === null ? "" : hand[name];
+      var input = form.querySelector('input[name="' + name + '"][value="' + value + '"]');
+      if (input) input.checked = true;
+    });
+    pickedByHand = Boolean(hand.moon_option);
+    check();
+  }
+
+  // The next hand starts clean: no row filled in from the last one, no moon, nothing marked.
+  function reset(number) {
+    form.reset();
+    form.elements.number.value = number;
+    touched = {};
+    lastRow = 0;
+    held = false;
+    hideMoon();
+    unmark();
+    check();
+  }
+
+  // Whether anything was entered on this form yet.
+  function entered() {
+    return Object.keys(touched).length > 0 || rules.cards.some(function (card) { return checked(card.key) !== null; });
+  }
+
+  // A tap on the chip already chosen (0 at first) fires no change, only a click.
+  function tapped(event) {
+    if (event.target.type !== "radio") return;
+    unmark();
+    held = false;
+    if (event.target.name === "moon_option") pickedByHand = true;
+    if (hooks.tapped) hooks.tapped();
+    var tappedRow = /^hearts-(\d+)$/.exec(event.target.name);
+    if (tappedRow) { touched[tappedRow[1]] = true; lastRow = Number(tappedRow[1]); fillLast(); }
+    check();
+  }
+  form.addEventListener("click", tapped);
+  form.addEventListener("change", tapped);
+  check();
+  return {
+    form: form, button: button, facts: facts, missing: missing, point: point, say: say, hold: hold, label: label,
+    fill: fill, reset: reset, entered: entered, latest: function () { return latest; }
+  };
+}
+
+export { handForm };
