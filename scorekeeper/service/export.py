@@ -87,7 +87,7 @@ class ExportedGame:
 def parsed(data: bytes) -> object:
     r"""An export file's JSON, as any editor saved it: UTF-8 with or without a byte-order mark, UTF-16 or UTF-32.
 
-    >>> parsed('\ufeff{"games": []}'.encode("utf-16")), parsed(b'\xef\xbb\xbf[1]')
+    >>> parsed('{"games": []}'.encode("utf-16")), parsed(b'\xef\xbb\xbf[1]')
     ({'games': []}, [1])
     """
     try:
