@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from flask import Blueprint, render_template, request
+from flask_babel import gettext as _
 
 from .. import rules
 from ..forms import BlankSheetForm
@@ -44,7 +45,7 @@ def blank() -> tuple[str, int]:
     try:
         house = rules.house_rules(form.seats(), form.house_rules())
         if any(names):
-            rules.clean_names([name or f"Player {seat + 1}" for seat, name in enumerate(names)])
+            rules.clean_names([name or _("Player %(number)d", number=seat + 1) for seat, name in enumerate(names)])
     except rules.RuleError as broken:
         form.form_errors.append(broken.message)
         house = rules.house_rules(form.seats())
