@@ -13,7 +13,6 @@ from babel.dates import format_skeleton, format_time
 from flask import Flask, jsonify, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date, format_decimal, format_percent, get_locale, lazy_gettext
-from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.local import LocalProxy
@@ -26,35 +25,10 @@ from ..languages import DEFAULT
 from ..service import games, restore
 
 BUSY = lazy_gettext("The database is busy with another change (an import?): nothing was stored, try again in a moment.")
-# flask-wtf's words for a refused form token, as the page's language says them.
-TOKEN_PROBLEMS = {
-    "The CSRF token is missing.": lazy_gettext("The CSRF token is missing."),
-    "The CSRF session token is missing.": lazy_gettext("The CSRF session token is missing."),
-    "The CSRF token has expired.": lazy_gettext("The CSRF token has expired."),
-    "The CSRF token is invalid.": lazy_gettext("The CSRF token is invalid."),
-    "The CSRF tokens do not match.": lazy_gettext("The CSRF tokens do not match."),
-}
-# An error page's title, by status; the rest keep werkzeug's name (a status the app never answers with).
-TITLES = {
-    400: lazy_gettext("Bad request"),
-    403: lazy_gettext("Not allowed"),
-    404: lazy_gettext("Not found"),
-    405: lazy_gettext("Not allowed"),
-    409: lazy_gettext("That cannot be done"),
-    413: lazy_gettext("Too large"),
-    415: lazy_gettext("Bad request"),
-    422: lazy_gettext("That cannot be done"),
-    429: lazy_gettext("Too many tries"),
-    503: lazy_gettext("Busy"),
-}
-# What werkzeug says when a view gives no words of its own (its English defaults), as the page says it.
-DESCRIPTIONS = {
-    400: lazy_gettext("The browser sent a request this app cannot read."),
-    404: lazy_gettext("There is no such page: check the address, or go back to the games."),
-    405: lazy_gettext("This page cannot be used that way."),
-    413: lazy_gettext("What was sent is too large for this page."),
-    415: lazy_gettext("What was sent is of a kind this page does not take."),
-}
+# The titles of the errors the app itself answers with (werkzeug's own are error.html's to say).
+CANNOT = lazy_gettext("That cannot be done")
+NOT_FOUND = lazy_gettext("Not found")
+BUSY_TITLE = lazy_gettext("Busy")
 
 
 def register(app: Flask) -> None:
@@ -199,21 +173,16 @@ def error_answer(status: int, title: str, message: str, errors: dict[str, str] |
 
 
 def http_error(problem: HTTPException) -> ResponseReturnValue:
-    status = problem.code or 500
-    said = problem.description if problem.description != type(problem).description else None
-    if isinstance(problem, CSRFError) and said in TOKEN_PROBLEMS:
-        said = str(TOKEN_PROBLEMS[said])
-    title = str(TITLES.get(status, problem.name))
-    return error_answer(status, title, said or str(DESCRIPTIONS.get(status, problem.description or title)))
+    return error_answer(problem.code or 500, problem.name, problem.description or problem.name)
 
 
 def rule_broken(broken: rules.RuleError) -> ResponseReturnValue:
     status = 409 if broken.conflict else 422
-    return error_answer(status, str(TITLES[status]), broken.message, broken.errors)
+    return error_answer(status, str(CANNOT), broken.message, broken.errors)
 
 
 def not_found(missing: games.GameNotFound) -> ResponseReturnValue:
-    return error_answer(404, str(TITLES[404]), str(missing))
+    return error_answer(404, str(NOT_FOUND), str(missing))
 
 
 def database_busy(problem: OperationalError) -> ResponseReturnValue:
@@ -229,6 +198,6 @@ def import_cut_short(stopped: restore.ImportCutShort) -> ResponseReturnValue:
 
 def busy(message: str) -> ResponseReturnValue:
     db.session.rollback()
-    answer = make_response(error_answer(503, str(TITLES[503]), message))
+    answer = make_response(error_answer(503, str(BUSY_TITLE), message))
     answer.headers["Retry-After"] = "2"
     return answer
