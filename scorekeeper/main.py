@@ -26,26 +26,28 @@ class Commands(click.Group):
             raise click.ClickException(str(stopped)) from None
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+# What `--help` says is in the host's language too: each command's help is a message, not its docstring.
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]},
+             help=_("Hearts Scorekeeper: keep score for Hearts played with real cards."))  # fmt: skip
 @click.option(
     "--instance",
     type=click.Path(file_okay=False, path_type=Path),
-    help="The data folder (database, secret key, settings.env). Default: SCOREKEEPER_INSTANCE, else the clone's "
-    "instance/ folder, else ~/.local/share/scorekeeper.",
-)
+    help=_("The data folder (database, secret key, settings.env). Default: SCOREKEEPER_INSTANCE, else the clone's "
+           "instance/ folder, else ~/.local/share/scorekeeper."),
+)  # fmt: skip
 @click.version_option(package_name="scorekeeper")
 def main(instance: Path | None) -> None:
-    """Hearts Scorekeeper: keep score for Hearts played with real cards."""
     if instance is not None:
         os.environ["SCOREKEEPER_INSTANCE"] = str(instance.expanduser().resolve())
 
 
-@main.command()
-@click.option("--bind", metavar="HOST:PORT", help="Where to listen. Default: BIND, else 0.0.0.0:5000 (every address).")
-@click.option("--threads", type=click.IntRange(1, 256), help="Threads that run the app. Default: THREADS, else 8.")
-@click.option("--workers", hidden=True, help="Gone: the server is one process (see --threads).")
+@main.command(help=_("Serve the app for the phones at the table (waitress), and print their address."))
+@click.option(
+    "--bind", metavar="HOST:PORT", help=_("Where to listen. Default: BIND, else 0.0.0.0:5000 (every address).")
+)
+@click.option("--threads", type=click.IntRange(1, 256), help=_("Threads that run the app. Default: THREADS, else 8."))
+@click.option("--workers", hidden=True)  # gone: said when given
 def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
-    """Serve the app for the phones at the table (waitress), and print their address."""
     from . import create_app, serving
     from .lan import banner
 
@@ -62,14 +64,11 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     serving.run(server)
 
 
-@main.command()
+@main.command(help=_("Write a consistent copy of every game to FILE, also while the server runs.\n\nSQLite databases "
+                     "are copied as SQLite files; PostgreSQL ones, or any one when FILE ends in .json, as the JSON "
+                     "export. A FILE that is a link is written through, to the file it links to."))  # fmt: skip
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup(file: Path) -> None:
-    """Write a consistent copy of every game to FILE, also while the server runs.
-
-    SQLite databases are copied as SQLite files; PostgreSQL ones, or any one when FILE ends in .json, as the
-    JSON export. A FILE that is a link is written through, to the file it links to.
-    """
     from .service.backup import backup as write_backup
     from .service.backup import sqlite_file
 
@@ -101,10 +100,9 @@ def backup_target(file: Path) -> Path:
     return target
 
 
-@main.command()
+@main.command(help=_("Add the games of a backup or JSON export to this instance (games already here are kept once)."))
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def restore(file: Path) -> None:
-    """Add the games of a backup or JSON export to this instance (games already here are kept once)."""
     from .service.backup import restore as read_in
 
     with app_context():
@@ -122,9 +120,8 @@ def restore(file: Path) -> None:
                         restored=restored))  # fmt: skip
 
 
-@main.command("rebuild-records")
+@main.command("rebuild-records", help=_("Replay every game and refresh the players' records from it."))
 def rebuild_records() -> None:
-    """Replay every game and refresh the players' records from it."""
     from .service.games import rebuild_records as rebuild
 
     with app_context(create=False):
@@ -136,9 +133,8 @@ def rebuild_records() -> None:
         raise click.ClickException(untouched(len(skipped)))
 
 
-@main.command()
+@main.command(help=_("Check that every game reads and replays and every stored record matches its replay."))
 def check() -> None:
-    """Check that every game reads and replays and every stored record matches its replay."""
     from .service.upkeep import check as check_all
 
     with app_context(create=False, writes=False):

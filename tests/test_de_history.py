@@ -3,6 +3,9 @@ flashes and errors, dates in the page's language, and what the command tells a G
 
 import io
 import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -242,3 +245,11 @@ def test_a_german_five_player_game_prints_german_on_one_a4_page(german_printer, 
     said = ["Hearts-Punkteblatt", f"Datum: {today('long')}", "Runde", "Gibt", "Läuft nach 5 Runden", "Wertung",
             "Seite 1 von 1", *LONG_NAMES]  # fmt: skip
     assert_german(text, said, ["score sheet", "Scoring", "In progress", "page 1", "Deals", "Date:", "…"])
+
+
+def test_the_commands_help_in_the_hosts_language():
+    """The help is said when the command starts: in a process of its own, as a host runs it."""
+    host = {**os.environ, "LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    said = subprocess.run([sys.executable, "-m", "scorekeeper.main", "backup", "--help"], env=host, capture_output=True,
+                          text=True, check=True).stdout  # fmt: skip
+    assert "Eine stimmige Kopie aller Spiele nach FILE schreiben" in said and "consistent copy" not in said
