@@ -244,7 +244,7 @@ def test_a_german_five_player_game_prints_german_on_one_a4_page(german_printer, 
     text = " ".join(pdf_text(pdf).split())
     said = ["Hearts-Punkteblatt", f"Datum: {today('long')}", "Runde", "Gibt", "Läuft nach 5 Runden", "Wertung",
             "Seite 1 von 1", *LONG_NAMES]  # fmt: skip
-    assert_german(text, said, ["score sheet", "Scoring", "In progress", "page 1", "Deals", "Date:", "…"])
+    assert_german(text, said, ["score sheet", "Scoring", "In progress", "page 1", "Deals", "Date:", "…", "English"])
 
 
 def test_the_commands_help_in_the_hosts_language():
@@ -253,3 +253,17 @@ def test_the_commands_help_in_the_hosts_language():
     said = subprocess.run([sys.executable, "-m", "scorekeeper.main", "backup", "--help"], env=host, capture_output=True,
                           text=True, check=True).stdout  # fmt: skip
     assert "Eine stimmige Kopie aller Spiele nach FILE schreiben" in said and "consistent copy" not in said
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("paper, size", [("a4", "(A4)"), ("letter", "(letter)")])
+def test_a_german_blank_sheet_for_five_prints_german_on_one_page(german_printer, live_server, tmp_path, paper, size):
+    names = ",".join(LONG_NAMES)
+    german_printer.goto(f"{live_server}/sheets/blank?players=5&paper={paper}&names={names}&sun=on&omnibus=on")
+    pdf = tmp_path / "leer.pdf"
+    german_printer.pdf(path=str(pdf), prefer_css_page_size=True)
+    info = pdf_info(pdf)
+    assert info["Pages"] == "1" and size in info["Page size"]
+    text = " ".join(pdf_text(pdf).split())
+    said = ["Hearts-Punkteblatt", "Datum:", "Ort:", "Gibt", "Stand", "Wertung", "Seite 1 von 1", *LONG_NAMES]
+    assert_german(text, said, ["score sheet", "Scoring", "Date:", "Place:", "page 1", "English", "Drucken"])
