@@ -83,6 +83,8 @@ def test_a_review_in_german_with_the_date_in_full(table, client):
     gone = ["Moons:", "Took the Q♠", "Hand by hand", "played to", "target 50", "Delete this game", "Score sheet"]
     assert_german(page, said, gone)
     assert "Mondschüsse: keine." in german(client, f"/games/{play(table, [])['id']}/review")
+    shot = play(table, [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "subtract")])  # Ben 13, then down to 0
+    assert "<small>−13</small>" in german(client, f"/games/{shot['id']}/review")  # a real minus sign
 
 
 def test_deleting_a_game_in_german(table, client):
