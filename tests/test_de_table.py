@@ -1,0 +1,155 @@
+"""The table's pages in German: the new-game form, home, the table page, a correction, game over, the follow view."""
+
+import re
+from html import unescape
+
+import pytest
+from test_i18n import GERMAN
+
+FIVE = ("Alexandra", "Alexander", "Christina", "Christopher", "Maximilian")
+
+
+def shown(answer) -> str:
+    """What a page says, to eyes or to a screen reader: its text and its labels, tags and scripts left out."""
+    page = re.sub(r"<script.*?</script>|<style.*?</style>", " ", answer.get_data(as_text=True), flags=re.DOTALL)
+    labels = re.findall(r'(?:aria-label|alt|title|data-label)="([^"]*)"', page)
+    return re.sub(r"\s+", " ", unescape(" ".join([re.sub(r"<[^>]+>", "", page), *labels])))
+
+
+def says(answer, german: str, english: str) -> None:
+    """The page shows every German phrase and none of the English ones (each list split at " | ")."""
+    words = shown(answer)
+    assert [phrase for phrase in german.split(" | ") if phrase not in words] == []
+    assert [phrase for phrase in english.split(" | ") if phrase in words] == []
+
+
+def test_the_new_game_form_is_german(client):
+    says(
+        client.get("/games/new", headers=GERMAN),
+        "Neues Spiel | Spieler, im Uhrzeigersinn um den Tisch | 3 bis 5 Spieler. Für weniger lass die letzten Felder"
+        " leer. | Spieler 5 | Wer gibt zuerst | Hausregeln | Was jede Hausregel bedeutet | Vorlagen | Spielen bis"
+        " | Das Spiel endet, sobald jemand diese Punktzahl erreicht | Anderes Ziel (10 bis 1000) | Weitergeben"
+        " | Mondschuss | Gleichstand bei den wenigsten Punkten am Ende | Extras | Spiel starten",
+        "New game | Players, in clockwise | Player 1 | Who deals first | House rules | What each | Start from"
+        " | Play to | The game ends | Other | Passing | Shooting the moon | A tie for | Start the game | players.",
+    )
+
+
+def test_a_refused_new_game_form_stays_german(client, table):
+    table.start_game()  # a last game: its players offered, its rules filled in
+    answer = client.post("/games/new", data={"players-0": "Ann", "target": "100"}, headers=GERMAN)
+    assert answer.status_code == 422
+    says(answer, "Dieselben Spieler wie letztes Mal | Hearts braucht 3 bis 5 Spieler, nicht 1.", "Same players")
+    filled = client.get("/games/new", headers=GERMAN)
+    says(filled, "Unten schon eingetragen: die Hausregeln des letzten Spiels.", "Filled in below")
+
+
+def test_home_is_german(client, table):
+    says(client.get("/", headers=GERMAN), "Gerade läuft kein Spiel.", "No game in progress")
+    table.start_game(("Ann", "Ben", "Cat"), target=20)
+    table.record_hand([5, 4, 4], 2)
+    table.record_hand([5, 4, 4], 2)
+    table.start_game()
+    says(
+        client.get("/", headers=GERMAN),
+        "Neues Spiel starten | Laufende Spiele | als Nächstes Runde 1 | Zuletzt beendet | Sieg: Ben | Frühere Spiele"
+        " | Leeres Punkteblatt drucken | Die Regeln, nach denen die App zählt",
+        "Start a new game | Games in progress | next | Recently finished | Won by | Past games | Print a blank"
+        " | The rules the app keeps",
+    )
+
+
+def test_the_table_page_is_german(client, table):
+    table.start_game(FIVE, black_maria=True, omnibus=True, sun=True)
+    table.record_hand([13, 0, 0, 0, 0], 0, jack=1, king=0, ace=0, moon_option="add")
+    table.record_hand([3, 3, 3, 3, 1], 1, jack=2, king=3, ace=4)
+    says(
+        client.get(f"/games/{table.game_id}", headers=GERMAN),
+        "Runde 3 · Alexandra, Alexander | Punkteblatt | Punktestand | ♛ vorn | noch 44 | Nächste Runde | Runde 3"
+        " | Christina gibt | behalten: kein Weitergeben | Runde 3 eintragen | Herzen genommen von Alexandra"
+        " | Wer hat alle Stiche gemacht (Sonnenschuss) | Niemand | hat den Mond geschossen!"
+        " | Wähle, wie der Mondschuss zählt | ★ empfohlen | Punktestand: | Runde speichern"
+        " | Auf anderen Handys mitverfolgen | Scanne diesen Code oder öffne http://localhost/f/"
+        " | QR-Code für http://localhost/f/ | Bisherige Runden | Runde 2 rückgängig machen"
+        " | Runde 2 mit ihren Punkten löschen? Das lässt sich nicht rückgängig machen. | Ja, Runde 2 rückgängig"
+        " | Ändern | Runde 1 korrigieren | hat den Mond geschossen",
+        "Hand 3 | Score sheet | Totals | leads | to go | Next hand | deals | pass | Record hand | Hearts taken by"
+        " | every trick | Nobody | shot the | Choose the moon | advised | Save hand | Follow on | scan this code"
+        " | QR code | so far | Undo | undo | Delete | Fix | Correct",
+    )
+
+
+def test_the_way_to_pass_and_who_passes_to_whom_are_german(client, table):
+    table.start_game()
+    answer = client.get(f"/games/{table.game_id}", headers=GERMAN)
+    assert '<span aria-hidden="true">←</span> links weitergeben' in answer.get_data(as_text=True)
+    says(answer, "Ann gibt | 3 Karten nach links weitergeben", "pass | deals")
+    board = client.get(f"/games/{table.game_id}/follow/board", headers=GERMAN)
+    says(board, "gibt an Ben | gibt an Ann", "passes to")  # the table display's cards
+
+
+def test_a_fixed_moon_rule_is_said_in_german(client, table):
+    table.start_game(moon="subtract")
+    says(client.get(f"/games/{table.game_id}", headers=GERMAN), "Hausregel: der Schütze", "House rule")
+
+
+def test_a_correction_is_german(client, table):
+    table.start_game()
+    table.record_hand([4, 0, 9, 0], 1)
+    says(
+        client.get(f"/games/{table.game_id}/hands/1", headers=GERMAN),
+        "Runde 1 korrigieren | Ändere, wer was genommen hat; jeder Punktestand ab dieser Runde wird neu berechnet."
+        " | Korrektur speichern | Vorher und nachher | Spieler | Stand jetzt | Neuen Punktestand zeigen | Abbrechen",
+        "Correct hand | Change what | Save | Before and after | Player | Total now | Show the new totals | Cancel",
+    )
+    facts = {"number": "1", "hearts-0": "4", "hearts-1": "1", "hearts-2": "8", "hearts-3": "0", "queen": "1"}
+    preview = client.post(f"/games/{table.game_id}/hands/1", data={**facts, "preview": "1"}, headers=GERMAN)
+    says(preview, "Vorher und nachher | Korrektur speichern", "Before and after")
+
+
+@pytest.mark.parametrize(
+    ("rules", "hands", "winners"),
+    [
+        ({"target": 20}, [([5, 4, 4], 2), ([5, 4, 4], 2)], "Ben gewinnt!"),
+        ({"target": 20, "tie": "share"}, [([5, 4, 4], 1), ([3, 6, 4], 1)], "Ann und Cat teilen sich den Sieg!"),
+    ],
+)
+def test_game_over_is_german(client, table, rules, hands, winners):
+    table.start_game(("Ann", "Ben", "Cat"), **rules)
+    for hearts, queen in hands:
+        table.record_hand(hearts, queen)
+    says(
+        client.get(f"/games/{table.game_id}", headers=GERMAN),
+        f"{winners} | Spiel vorbei · Ann, Ben, Cat | Ergebnis | Spiel vorbei nach 2 Runden (gespielt bis 20)."
+        " | Endstand | Punkteblatt drucken | Revanche: gleiche Spieler, gleiche Regeln | Startseite",
+        "Game over | Result | wins | share the win | Final totals | Print | Rematch | Home | hands",
+    )
+    says(client.get(f"/games/{table.game_id}/follow", headers=GERMAN), winners, "wins | share")
+
+
+def test_one_hand_is_said_in_the_singular(client, table):
+    table.start_game(("Ann", "Ben", "Cat"), target=10)
+    table.record_hand([0, 0, 13], 0)
+    says(
+        client.get(f"/games/{table.game_id}", headers=GERMAN),
+        "Spiel vorbei nach 1 Runde (gespielt bis 10).",
+        "1 Runden",
+    )
+
+
+def test_the_follow_view_is_german(client, table):
+    table.start_game(FIVE)
+    table.record_hand([4, 0, 9, 0, 0], 1)
+    says(
+        client.get(f"/games/{table.game_id}/follow", headers=GERMAN),
+        "Mitverfolgen · Alexandra | Du verfolgst dieses Spiel mit: Die Punkte kommen von selbst. Halte das Handy"
+        " quer für die große Tischanzeige. | Punktestand | Runde 2 | Alexander gibt | Bisherige Runden | weitergeben",
+        "Following | Turn the screen | Totals | Hand 2 | deals | so far | pass | Fix",
+    )
+
+
+def test_the_english_pages_keep_their_words(client, table):
+    table.start_game()
+    page = shown(client.get(f"/games/{table.game_id}"))
+    assert all(phrase in page for phrase in ["Hand 1", "Ann deals", "pass", "left", "Save hand", "Hearts taken by Ann"])
+    assert "Runde" not in page
