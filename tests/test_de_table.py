@@ -67,12 +67,12 @@ def test_the_table_page_is_german(client, table):
         client.get(f"/games/{table.game_id}", headers=GERMAN),
         "Runde 3 · Alexandra, Alexander | Punkteblatt | Punktestand | ♛ vorn | noch 44 | Nächste Runde | Runde 3"
         " | Christina gibt | behalten: kein Weitergeben | Runde 3 eintragen | Herzen genommen von Alexandra"
-        " | Wer hat alle Stiche gemacht (Sonnenschuss) | Niemand | hat den Mond geschossen!"
-        " | Wähle, wie der Mondschuss zählt | ★ empfohlen | Punktestand: | Runde speichern"
+        " | Wer hat alle Stiche gemacht (Sonnenschuss) | Niemand | Mondschuss von"
+        " | Wähle die Wertung | ★ empfohlen | Punktestand: | Runde speichern"
         " | Auf anderen Handys mitverfolgen | Scanne diesen Code oder öffne http://localhost/f/"
         " | QR-Code für http://localhost/f/ | Bisherige Runden | Runde 2 rückgängig machen"
         " | Runde 2 mit ihren Punkten löschen? Das lässt sich nicht rückgängig machen. | Ja, Runde 2 rückgängig"
-        " | Ändern | Runde 1 korrigieren | hat den Mond geschossen",
+        " | Korrigieren | ✎ | Runde 1 korrigieren | hat den Mond geschossen",
         "Hand 3 | Score sheet | Totals | leads | to go | Next hand | deals | pass | Record hand | Hearts taken by"
         " | every trick | Nobody | shot the | Choose the moon | advised | Save hand | Follow on | scan this code"
         " | QR code | so far | Undo | undo | Delete | Fix | Correct",
@@ -153,3 +153,15 @@ def test_the_english_pages_keep_their_words(client, table):
     page = shown(client.get(f"/games/{table.game_id}"))
     assert all(phrase in page for phrase in ["Hand 1", "Ann deals", "pass", "left", "Save hand", "Hearts taken by Ann"])
     assert "Runde" not in page
+
+
+def test_a_moon_waiting_for_its_option_is_german(client, table):
+    table.start_game()
+    facts = {"number": "1", "hearts-0": "0", "hearts-1": "13", "hearts-2": "0", "hearts-3": "0", "queen": "1"}
+    answer = client.post(f"/games/{table.game_id}/hands", data=facts, headers=GERMAN)
+    assert answer.status_code == 422
+    says(
+        answer,
+        "Mondschuss von Ben! | Wähle die Wertung | Alle anderen +26 | ★ empfohlen | Punktestand: Ann 26, Ben 0",
+        "shot the moon | Choose | advised | Totals",
+    )
