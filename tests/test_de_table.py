@@ -26,7 +26,7 @@ def says(answer, german: str, english: str) -> None:
 def test_the_new_game_form_is_german(client):
     says(
         client.get("/games/new", headers=GERMAN),
-        "Neues Spiel | Spieler, im Uhrzeigersinn um den Tisch | 3 bis 5 Spieler. Für weniger lass die letzten Felder"
+        "Neues Spiel | Spieler im Uhrzeigersinn | 3 bis 5 Spieler. Für weniger lass die letzten Felder"
         " leer. | Spieler 5 | Wer gibt zuerst | Hausregeln | Was jede Hausregel bedeutet | Vorlagen | Spielen bis"
         " | Das Spiel endet, sobald jemand diese Punktzahl erreicht | Anderes Ziel (10 bis 1000) | Weitergeben"
         " | Mondschuss | Gleichstand bei den wenigsten Punkten am Ende | Extras | Spiel starten",
@@ -39,7 +39,7 @@ def test_a_refused_new_game_form_stays_german(client, table):
     table.start_game()  # a last game: its players offered, its rules filled in
     answer = client.post("/games/new", data={"players-0": "Ann", "target": "100"}, headers=GERMAN)
     assert answer.status_code == 422
-    says(answer, "Dieselben Spieler wie letztes Mal | Hearts braucht 3 bis 5 Spieler, nicht 1.", "Same players")
+    says(answer, "Wieder dieselben Spieler | Hearts braucht 3 bis 5 Spieler, nicht 1.", "Same players")
     filled = client.get("/games/new", headers=GERMAN)
     says(filled, "Unten schon eingetragen: die Hausregeln des letzten Spiels.", "Filled in below")
 
@@ -71,7 +71,7 @@ def test_the_table_page_is_german(client, table):
         " | Wähle die Wertung | ★ empfohlen | Punktestand: | Runde speichern"
         " | Auf anderen Handys mitverfolgen | Scanne diesen Code oder öffne http://localhost/f/"
         " | QR-Code für http://localhost/f/ | Bisherige Runden | Runde 2 rückgängig machen"
-        " | Runde 2 mit ihren Punkten löschen? Das lässt sich nicht rückgängig machen. | Ja, Runde 2 rückgängig"
+        " | Runde 2 mit ihren Punkten löschen? Das lässt sich nicht rückgängig machen. | Ja, Runde 2 löschen"
         " | Korrigieren | ✎ | Runde 1 korrigieren | hat den Mond geschossen",
         "Hand 3 | Score sheet | Totals | leads | to go | Next hand | deals | pass | Record hand | Hearts taken by"
         " | every trick | Nobody | shot the | Choose the moon | advised | Save hand | Follow on | scan this code"
@@ -121,7 +121,7 @@ def test_game_over_is_german(client, table, rules, hands, winners):
     says(
         client.get(f"/games/{table.game_id}", headers=GERMAN),
         f"{winners} | Spiel vorbei · Ann, Ben, Cat | Ergebnis | Spiel vorbei nach 2 Runden (gespielt bis 20)."
-        " | Endstand | Punkteblatt drucken | Revanche: gleiche Spieler, gleiche Regeln | Startseite",
+        " | Endstand | Punkteblatt drucken | Revanche: gleiche Spieler und Regeln | Startseite",
         "Game over | Result | wins | share the win | Final totals | Print | Rematch | Home | hands",
     )
     says(client.get(f"/games/{table.game_id}/follow", headers=GERMAN), winners, "wins | share")
