@@ -85,7 +85,7 @@ def test_the_way_to_pass_and_who_passes_to_whom_are_german(client, table):
     assert '<span aria-hidden="true">←</span> links weitergeben' in answer.get_data(as_text=True)
     says(answer, "Ann gibt | 3 Karten nach links weitergeben", "pass | deals")
     board = client.get(f"/games/{table.game_id}/follow/board", headers=GERMAN)
-    says(board, "gibt an Ben | gibt an Ann", "passes to")  # the table display's cards
+    says(board, "Karten an Ben | Karten an Ann", "passes to")  # the table display's cards
 
 
 def test_a_fixed_moon_rule_is_said_in_german(client, table):
