@@ -165,3 +165,12 @@ def test_a_moon_waiting_for_its_option_is_german(client, table):
         "Mondschuss von Ben! | Wähle die Wertung | Alle anderen +26 | ★ empfohlen | Punktestand: Ann 26, Ben 0",
         "shot the moon | Choose | advised | Totals",
     )
+
+
+def test_the_forms_own_words_are_german_where_other_pages_show_them(client):
+    """The blank sheet's choices and the import's message are the form's (forms.py), on pages of their own."""
+    refused = client.post("/history/import", data={}, content_type="multipart/form-data", headers=GERMAN)
+    assert refused.status_code == 422
+    says(refused, "Wähle die Exportdatei, die du importieren willst.", "Choose the export file")
+    blank = client.get("/sheets/blank", headers=GERMAN)
+    says(blank, "Papier | US-Letter | Namen im Uhrzeigersinn, durch Kommas getrennt", "Paper | US Letter | Names,")
