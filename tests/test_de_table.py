@@ -4,9 +4,12 @@ import re
 from html import unescape
 
 import pytest
+from browser import ALIKE_NAMES, SMALL_PHONE
+from playwright.sync_api import Browser, expect
+from test_browser_names import SHOWN_TEXTS
 from test_i18n import GERMAN
 
-FIVE = ("Alexandra", "Alexander", "Christina", "Christopher", "Maximilian")
+FIVE = tuple(ALIKE_NAMES)  # the longest German words meet the longest names alike
 
 
 def shown(answer) -> str:
@@ -174,3 +177,57 @@ def test_the_forms_own_words_are_german_where_other_pages_show_them(client):
     says(refused, "Wähle die Exportdatei, die du importieren willst.", "Choose the export file")
     blank = client.get("/sheets/blank", headers=GERMAN)
     says(blank, "Papier | US-Letter | Namen im Uhrzeigersinn, durch Kommas getrennt", "Paper | US Letter | Names,")
+
+
+# A German phone: its browser asks for German, as a phone set to German does.
+GERMAN_PHONE = {**SMALL_PHONE, "locale": "de-DE", "extra_http_headers": GERMAN}
+PHONE_PAGES = [("/games/{game}", 360, 740), ("/games/{game}/follow", 740, 360), ("/games/{game}/follow", 360, 740),
+               ("/games/{game}/hands/2", 360, 740), ("/games/{over}", 360, 740), ("/games/new", 360, 740),
+               ("/", 360, 740)]  # fmt: skip
+
+
+@pytest.fixture
+def evening(table):
+    """Five long, alike names, sun, Omnibus and Black Maria on, three hands in; and a game over beside it."""
+    table.start_game(("Ann", "Ben", "Cat"), target=20, tie="share")
+    table.record_hand([5, 4, 4], 1)
+    table.record_hand([3, 6, 4], 1)
+    over = table.game_id
+    table.start_game(FIVE, sun=True, omnibus=True, black_maria=True)
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
+        table.record_hand(hearts, queen, jack=2, king=3, ace=1)
+    return {"game": table.game_id, "over": over}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("path", "width", "height"), PHONE_PAGES, ids=[f"{p}-{w}x{h}" for p, w, h in PHONE_PAGES])
+def test_german_fits_the_phone_upright_and_sideways(browser: Browser, live_server, evening, path, width, height):
+    context = browser.new_context(**{**GERMAN_PHONE, "viewport": {"width": width, "height": height}})
+    page = context.new_page()
+    page.goto(live_server + path.format(**evening))
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    cut = [f"{shown['text']!r} cut by {shown['cutBy']}" for shown in page.evaluate(SHOWN_TEXTS, [""]) if shown["cutBy"]]
+    wider = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    board = page.evaluate("() => [...document.querySelectorAll('#board .scoreboard li, #board .next-hand')]"
+                          ".map(box => box.getBoundingClientRect().bottom)")  # fmt: skip
+    context.close()
+    assert cut == [] and wider == 0
+    if width > height:  # the table display: every card and the next hand on one screen, no scrolling
+        assert board and max(board) <= height
+
+
+@pytest.mark.browser
+def test_a_german_moon_takes_the_same_three_taps(browser: Browser, live_server, table):
+    table.start_game(FIVE[:4])
+    context = browser.new_context(**GERMAN_PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{table.game_id}")
+    page.get_by_role("group", name="Herzen genommen von Alexander").get_by_text("13", exact=True).click()
+    page.locator("#queen .chip-row > label").nth(1).click()  # Alexander, his name cut to the room: the second chip
+    panel = page.locator("#moon-panel")
+    expect(panel).to_contain_text("Mondschuss von Alexander!")
+    expect(panel.locator('[data-advised="add"]')).to_have_text("★ empfohlen")
+    page.get_by_role("button", name="Runde speichern · andere +26").click()
+    expect(page.locator(".next-hand h1")).to_contain_text("Runde 2")
+    expect(page.locator('[data-total="0"]')).to_have_text("26")
+    context.close()
