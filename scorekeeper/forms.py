@@ -47,6 +47,7 @@ SEAT_CHOICES = options(
     [(seat, lazy_gettext("Player %(number)d", number=seat + 1)) for seat in range(rules.MAX_PLAYERS)]
 )
 TARGET_CHOICES = options(
+    # Translators: a target of one's own, beside the chips "100" and "50" under "Play to".
     [(str(target), str(target)) for target in rules.TARGET_PRESETS] + [("custom", lazy_gettext("Other"))]
 )
 
