@@ -6,13 +6,19 @@ Chromium at 360 × 740, looking at every page for overflow and asking axe about 
 """
 
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
-from browser import LONG_NAMES
+from axe_playwright_python.sync_playwright import Axe
+from browser import LONG_NAMES, SMALL_PHONE
+from flask_babel import gettext
+from playwright.sync_api import Page, expect
 
 from scorekeeper import create_app
 from scorekeeper.db import db
+from scorekeeper.rules.cards import PENALTY_CARDS
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 
@@ -188,3 +194,152 @@ def test_the_reader_finds_the_english_a_german_page_would_show():
     assert language == "de"
     assert english_in(text) == ["hand", "save", "saved", "to", "undo", "’s", "to go"]
     assert english_in(read('<html lang="de"><p>Alle Herzen und die Pik-Dame</p></html>', [])[1]) == []
+
+
+# A German game through the pages, on a small phone, as a player taps it.
+
+GERMAN_NAMES = ["Friederike", "Maximilian", "Konstantin", "Hannelore", "Bartholomäus"]
+
+# What does not fit: the page wider than the phone, or a text cut by its box or spilling out of it. A text in a
+# box that scrolls sideways (a wide table of the rules) can be reached, and one of a pixel is only read aloud.
+OVERFLOW = """() => {
+  const problems = [];
+  const width = document.documentElement.scrollWidth;
+  if (width > window.innerWidth) problems.push(`the page is ${width} px wide`);
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim() || !node.parentElement.checkVisibility({ checkVisibilityCSS: true })) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const text = range.getBoundingClientRect();
+    if (text.width < 1 || text.height < 1) continue;
+    let block = null;
+    for (let box = node.parentElement; box && box !== document.body; box = box.parentElement) {
+      const frame = box.getBoundingClientRect(), style = getComputedStyle(box);
+      if (style.display === "contents") continue;
+      if (frame.width <= 1 || frame.height <= 1) break;
+      if (["auto", "scroll"].includes(style.overflowX)) break;
+      const left = frame.left + box.clientLeft, top = frame.top + box.clientTop;
+      const outX = text.left < left - 0.5 || text.right > left + box.clientWidth + 0.5;
+      const outY = text.top < top - 0.5 || text.bottom > top + box.clientHeight + 0.5;
+      const where = box.tagName.toLowerCase() + [...box.classList].map(c => "." + c).join("");
+      const cutting = axis => ["hidden", "clip"].includes(axis);
+      const cuts = (cutting(style.overflowX) && outX) || (cutting(style.overflowY) && outY);
+      if (cuts) { problems.push(`“${node.textContent.trim()}” is cut by ${where}`); break; }
+      if (!block && !style.display.startsWith("inline")) {
+        block = box;
+        if (outX) { problems.push(`“${node.textContent.trim()}” spills out of ${where}`); break; }
+      }
+    }
+  }
+  return problems;
+}"""
+
+
+class Walk:
+    """A German phone going through the pages: on each, what overflows and what axe finds, and a screenshot."""
+
+    def __init__(self, page: Page, app, folder: Path) -> None:
+        self.page, self.app, self.folder = page, app, folder
+        self.problems: dict[str, list[str]] = {}
+
+    def say(self, words: Callable[[], str]) -> str:
+        """Words as the German catalog says them on the pages; English words would make the test check nothing."""
+        with self.app.test_request_context(headers=GERMAN):
+            german = re.sub(r"<[^>]+>", "", words())
+        with self.app.test_request_context(headers={"Accept-Language": "en"}):
+            english = re.sub(r"<[^>]+>", "", words())
+        assert german != english, f"not in German yet: {english!r}"
+        return german
+
+    def look(self, name: str) -> None:
+        page = self.page
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        page.screenshot(path=self.folder / f"{len(self.problems):02d}-{name}.png", full_page=True)
+        found = page.evaluate(OVERFLOW)
+        found += [
+            f"axe {violation['id']}: {[node['target'] for node in violation['nodes']][:3]}"
+            for violation in Axe().run(page).response["violations"]
+            if violation["impact"] in ("serious", "critical")
+        ]
+        self.problems[name] = found
+
+    def hearts(self, name: str, count: int) -> None:
+        label = self.say(lambda: gettext("<span class='vh'>Hearts taken by </span>%(name)s", name=name))
+        self.page.get_by_role("group", name=label, exact=True).get_by_text(str(count), exact=True).tap()
+
+    def queen(self, name: str) -> None:
+        label = self.say(lambda: PENALTY_CARDS[0].question)
+        self.page.get_by_role("group", name=label, exact=True).get_by_text(re.compile("^" + name[:4])).tap()
+
+    def save(self) -> None:
+        save = self.say(lambda: gettext("Save hand"))
+        self.page.get_by_role("button", name=re.compile("^" + re.escape(save))).tap()
+
+    def totals(self, *expected: int) -> None:
+        for seat, total in enumerate(expected):
+            expect(self.page.locator(f'[data-total="{seat}"]')).to_have_text(str(total))
+
+
+@pytest.fixture
+def walk(browser, app, live_server, tmp_path):
+    context = browser.new_context(**SMALL_PHONE, locale="de-DE", extra_http_headers=GERMAN)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    yield Walk(page, app, tmp_path)
+    context.close()
+
+
+def test_a_german_game_on_a_small_phone_fits_every_page_and_passes_axe(walk, client):
+    page, say = walk.page, walk.say
+    walk.look("home")
+    page.get_by_role("link", name=say(lambda: gettext("Start a new game"))).tap()
+    walk.look("new game")
+    page.get_by_role("textbox", name=say(lambda: gettext("Player %(number)d", number=1)), exact=True).tap()
+    for name in GERMAN_NAMES:
+        page.keyboard.type(name)
+        page.keyboard.press("Enter")  # on to the next name, as the phone's keyboard says
+    page.get_by_role("group", name=say(lambda: gettext("Play to"))).get_by_text("50", exact=True).tap()
+    walk.look("new game filled in")
+    page.get_by_role("button", name=say(lambda: gettext("Start the game"))).tap()
+    first = say(lambda: gettext("Hand %(number)d", number=1))
+    expect(page.get_by_role("heading", name=re.compile(f"^{first} "))).to_be_visible()
+    walk.look("hand 1")
+
+    for seat, count in enumerate([4, 0, 9, 0, 0]):
+        walk.hearts(GERMAN_NAMES[seat], count)
+    walk.queen(GERMAN_NAMES[1])
+    walk.look("hand 1 entered")
+    walk.save()
+    walk.totals(4, 13, 9, 0, 0)
+
+    walk.hearts(GERMAN_NAMES[2], 13)  # Konstantin shoots the moon: the app advises adding
+    walk.queen(GERMAN_NAMES[2])
+    expect(page.locator("[data-advised]:not([hidden])")).to_be_visible()
+    walk.look("a moon")
+    walk.save()
+    walk.totals(30, 39, 9, 26, 26)
+    walk.look("after the moon")
+
+    page.get_by_role("link", name=say(lambda: gettext("Correct hand %(number)d", number=1))).tap()
+    walk.hearts(GERMAN_NAMES[0], 5)
+    walk.hearts(GERMAN_NAMES[2], 8)
+    walk.look("correcting hand 1")
+    page.get_by_role("button", name=say(lambda: gettext("Save the correction"))).tap()
+    walk.totals(31, 39, 8, 26, 26)
+    walk.look("after the correction")
+
+    for seat, count in enumerate([3, 10, 0, 0, 0]):
+        walk.hearts(GERMAN_NAMES[seat], count)
+    walk.queen(GERMAN_NAMES[1])
+    walk.save()
+    over = say(lambda: gettext("Final totals"))
+    expect(page.get_by_role("heading", name=over)).to_be_visible()
+    walk.look("game over")
+    assert client.get("/api/games/1").json["status"] == "finished"
+
+    page.goto(page.url.split("/games/")[0] + "/")
+    page.get_by_role("link", name=say(lambda: gettext("The rules the app keeps"))).tap()
+    expect(page.get_by_role("heading", name="Durchgerechnete Beispiele")).to_be_visible()
+    walk.look("rules")
+    assert {name: found for name, found in walk.problems.items() if found} == {}
