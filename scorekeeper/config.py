@@ -14,6 +14,8 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from .languages import gettext as _
+
 SETTINGS_FILE = "settings.env"
 IMPORT_MAX = 64 * 1024 * 1024  # the largest body taken: a large club's whole history exports to about 45 MB
 THREADS = 8  # the threads that run the app (reading and writing the network is the server's main thread)
@@ -40,30 +42,36 @@ def database_url(url: str) -> str:
 
 
 def proxy_count(setting: str) -> int:
-    """How many proxies in front to trust: the setting's number, 1 for any other value such as "1" or "yes".
+    """How many proxies in front to trust: a number from 0 to 9, or on (one) or off (none); anything else is refused.
 
-    >>> proxy_count("2"), proxy_count("yes")
-    (2, 1)
+    >>> proxy_count("2"), proxy_count("yes"), proxy_count("0"), proxy_count("off"), proxy_count("")
+    (2, 1, 0, 0, 0)
     """
-    return int(setting) if setting.isascii() and setting.isdigit() and 0 < int(setting) < 10 else 1
+    if setting.isascii() and setting.isdigit() and int(setting) < 10:
+        return int(setting)
+    try:
+        return int(switch(setting))
+    except ValueError:
+        raise ValueError(_("the number of proxies in front (1 for one), or off (0)")) from None
 
 
 def switch(value: str) -> bool:
-    """
-    >>> switch("1"), switch("Yes"), switch("off")
-    (True, True, False)
+    """On or off; empty is off.
+
+    >>> switch("1"), switch("Yes"), switch("off"), switch("")
+    (True, True, False, False)
     """
     if value.lower() in ("1", "yes", "true", "on"):
         return True
-    if value.lower() in ("0", "no", "false", "off"):
+    if value.lower() in ("", "0", "no", "false", "off"):
         return False
-    raise ValueError("on or off: 1 or 0")
+    raise ValueError(_("on or off: 1 or 0"))
 
 
 def whole_number(low: int, high: int) -> Callable[[str], int]:
     def read(value: str) -> int:
         if not (value.isascii() and value.isdigit() and low <= int(value) <= high):
-            raise ValueError(f"a whole number from {low} to {high}")
+            raise ValueError(_("a whole number from %(low)d to %(high)d", low=low, high=high))
         return int(value)
 
     return read
@@ -93,14 +101,15 @@ NAMES = {setting.name: setting for setting in SETTINGS}
 
 def settings(instance: Path, environ: Mapping[str, str]) -> dict[str, object]:
     """Every setting as app.config keys: the defaults, then the settings file, then the environment."""
-    given = {name: (value, f"in {where}") for name, (value, where) in settings_file(instance).items()}
-    given.update({name: (environ[name], "in the environment") for name in NAMES if environ.get(name)})
+    given = dict(settings_file(instance))
+    given.update({name: (environ[name], _("in the environment")) for name in NAMES if environ.get(name)})
     chosen = {setting.key: setting.default for setting in SETTINGS}
     for name, (value, where) in given.items():
         try:
             chosen[NAMES[name].key] = NAMES[name].read(value)
         except ValueError as wrong:
-            raise StartupError(f"{name} {where} must be {wrong}.") from None
+            wanted = _("%(name)s %(where)s must be %(wanted)s.", name=name, where=where, wanted=wrong)
+            raise StartupError(wanted) from None
     return chosen
 
 
@@ -108,30 +117,49 @@ def settings_file(instance: Path) -> dict[str, tuple[str, str]]:
     """The NAME=value lines of the data folder's settings file (none when there is none), each with its place."""
     path = instance / SETTINGS_FILE
     if (instance / "config.py").exists():
-        raise StartupError(f"{instance / 'config.py'} is no longer read: write its settings in {path} as NAME=value "
-                           "lines (PASSCODE is SCOREKEEPER_PASSCODE there), then delete config.py.")  # fmt: skip
+        raise StartupError(_("%(old)s is no longer read: write its settings in %(path)s as NAME=value lines "
+                             "(PASSCODE is SCOREKEEPER_PASSCODE there), then delete config.py.",
+                             old=instance / "config.py", path=path))  # fmt: skip
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark, as some editors write, is no setting
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as failed:
-        raise StartupError(f"Cannot read the settings file {path} ({failed}).") from None
+        unreadable = _("Cannot read the settings file %(path)s (%(failed)s).", path=path, failed=failed)
+        raise StartupError(unreadable) from None
     if os.name == "posix" and path.stat().st_mode & 0o077:
-        raise StartupError(f"{path} can be read by other users of this machine, and it may hold the passcode: "
-                           f"make it yours alone with `chmod 600 {path}`.")  # fmt: skip
+        raise StartupError(_("%(path)s can be read by other users of this machine, and it may hold the passcode: "
+                             "make it yours alone with `chmod 600 %(path)s`.", path=path))  # fmt: skip
     found = {}
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        name, equals, value = (part.strip() for part in line.partition("="))
-        where = f"{path} line {number}"
+        name, equals, value = (part.strip() for part in line.removeprefix("export ").partition("="))
+        where = _("in %(path)s line %(number)d", path=path, number=number)
         if not equals or not name:
-            raise StartupError(f"{where} is not a NAME=value line.")  # the line itself may hold a secret
+            raise StartupError(_("%(path)s line %(number)d is not a NAME=value line.", path=path, number=number))
         if name not in NAMES:
-            raise StartupError(f"{where}: there is no setting {name[:40]!r}; the settings are {', '.join(NAMES)}.")
-        found[name] = (unquoted(value), where)
+            raise StartupError(_("%(path)s line %(number)d: there is no setting %(name)s; the settings are %(names)s.",
+                                 path=path, number=number, name=repr(name[:40]), names=", ".join(NAMES)))  # fmt: skip
+        found[name] = (setting_value(value, where), where)
     return found
+
+
+def setting_value(value: str, where: str) -> str:
+    """A line's value, quotes taken off; a `` #`` in a value without quotes is refused, not taken as a comment.
+
+    systemd reads ``NAME=a b # c`` as the value ``a b # c`` and a shell as ``a b``: rather than guess
+    which one the host meant (a passcode one character off locks the table out), the host says.
+
+    >>> setting_value("'four words # and more'", "here"), setting_value("a#b", "here")
+    ('four words # and more', 'a#b')
+    """
+    bare = unquoted(value)
+    if bare == value and any(mark in value for mark in (" #", "\t#")):
+        raise StartupError(_("%(where)s: a value with “ #” in it is ambiguous (a comment, or part of the value?): "
+                             "put a comment on a line of its own, or the value in quotes.", where=where))  # fmt: skip
+    return bare
 
 
 def unquoted(value: str) -> str:
@@ -156,8 +184,8 @@ def database_name(uri: str, instance: str) -> str:
     try:
         url = make_url(uri)
     except ArgumentError:
-        raise StartupError("DATABASE_URL is not a database URL: write it as postgresql://USER:PASSWORD@HOST/NAME "
-                           "(or leave it out for the SQLite file in the data folder).") from None  # fmt: skip
+        raise StartupError(_("DATABASE_URL is not a database URL: write it as postgresql://USER:PASSWORD@HOST/NAME "
+                             "(or leave it out for the SQLite file in the data folder).")) from None  # fmt: skip
     if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
         return str(Path(instance, url.database))  # Flask-SQLAlchemy reads a relative file in the data folder
     return url.render_as_string(hide_password=True)

@@ -3,24 +3,33 @@
 With a passcode set (SCOREKEEPER_PASSCODE, in the environment or the data folder's settings.env),
 pages ask for it once per phone (a session cookie that lasts while the phone
 keeps using the app) and the API takes it as ``Authorization: Bearer <passcode>``.
-Wrong guesses are slowed down (guesses.py), and a passcode easy to guess is
-refused when the app starts.
+The server keeps each sign-in (a row the session names), so signing out ends
+it for every copy of the cookie. Wrong guesses are slowed down (guesses.py),
+and a passcode easy to guess is refused when the app starts (passcodes.py).
 """
 
 import hashlib
 import hmac
+import math
+import secrets
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TypeVar
 
 import flask
 from flask import Blueprint, Flask, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask_babel import gettext, ngettext
 from flask_wtf import FlaskForm
+from sqlalchemy import delete
+from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, PasswordField
 
-from . import guesses
+from . import guesses, models
 from .config import StartupError
+from .db import db
+from .passcodes import passcode_problem
 
 bp = Blueprint("guard", __name__)
 
@@ -29,12 +38,7 @@ CONTENT_SECURITY_POLICY = (
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 COOKIE = "scorekeeper"  # its own name: another app on this host (another port) keeps its own "session"
-STRONG_LENGTH, STRONG_VARIETY = 12, 6
-WEAK_PASSCODE = (
-    "The passcode (SCOREKEEPER_PASSCODE, in the environment or the data folder's settings.env) is too easy to guess: "
-    f"choose one of at least {STRONG_LENGTH} characters, not only digits, with {STRONG_VARIETY} different ones "
-    "or more (four words the table will remember do), and start again."
-)
+SEEN_EVERY = timedelta(hours=1)  # how often a sign-in notes that its phone came back: not a write a request
 View = TypeVar("View", bound=Callable[..., object])
 
 
@@ -79,18 +83,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(signed_in)
 
 
-def passcode_problem(code: str) -> str | None:
-    """Why a passcode is too easy to guess (a PIN, a word, one key held down), or None for none set or strong.
-
-    >>> [passcode_problem(code) is None for code in ("", "1234", "spades", "000000000000000", "queen of spades")]
-    [True, False, False, False, True]
-    """
-    digits = code.replace(" ", "").isdigit()
-    if code and (len(code.strip()) < STRONG_LENGTH or digits or len(set(code.casefold())) < STRONG_VARIETY):
-        return WEAK_PASSCODE
-    return None
-
-
 def passcode() -> str:
     return str(current_app.config.get("PASSCODE") or "")
 
@@ -101,9 +93,37 @@ def fingerprint(code: str) -> str:
 
 
 def signed_in() -> bool:
-    """True on a phone that gave the passcode (and so has something to sign out of)."""
-    code = passcode()
-    return bool(code) and hmac.compare_digest(session.get("passcode", ""), fingerprint(code))
+    """True on a phone that gave the passcode and has not signed out since (and so has something to sign out of)."""
+    if "signed_in" not in flask.g:  # asked by the guard, then by the page's template: looked up once
+        code = passcode()
+        given = bool(code) and hmac.compare_digest(session.get("passcode", ""), fingerprint(code))
+        flask.g.signed_in = given and kept_sign_in(session.get("sign_in"))
+    return bool(flask.g.signed_in)
+
+
+def kept_sign_in(sign_in: object) -> bool:
+    """The sign-in the session names is still kept (not signed out, used within a month): one lookup by key."""
+    row = db.session.get(models.SignIn, sign_in) if isinstance(sign_in, str) else None
+    now = models.utcnow()
+    if row is None or now - row.last_seen > current_app.permanent_session_lifetime:
+        return False
+    if now - row.last_seen > SEEN_EVERY:
+        row.last_seen = now
+        try:
+            db.session.commit()
+        except OperationalError:  # the database busy (an import): noted next time
+            db.session.rollback()
+    return True
+
+
+def new_sign_in() -> str:
+    """A sign-in kept by the server for this phone; those unused for a month go."""
+    long_ago = models.utcnow() - current_app.permanent_session_lifetime
+    db.session.execute(delete(models.SignIn).where(models.SignIn.last_seen < long_ago))
+    sign_in = models.SignIn(id=secrets.token_hex(16))
+    db.session.add(sign_in)
+    db.session.commit()
+    return sign_in.id
 
 
 def is_public(endpoint: str | None) -> bool:
@@ -139,7 +159,7 @@ def bearer_token() -> bytes | None:
 
 
 def too_soon(wait: int) -> tuple[Response, int]:
-    answer = jsonify({"error": f"Too many wrong passcodes: try again in {wait} s."})
+    answer = jsonify({"error": gettext("Too many wrong passcodes: try again in %(seconds)d s.", seconds=wait)})
     answer.headers["Retry-After"] = str(wait)
     return answer, 429
 
@@ -155,9 +175,13 @@ def sign_in() -> str | Response | tuple[str, int]:
             session.clear()  # a new session for the phone that signs in: nothing kept from before
             session.permanent = True
             session["passcode"] = fingerprint(passcode())
+            session["sign_in"] = new_sign_in()
             return redirect(safe_target(form.next.data))
         if verdict > 0:
-            message, status = f"Too many wrong passcodes: wait {verdict} seconds, then try again.", 429
+            message = gettext(
+                "Too many wrong passcodes were tried: wait %(wait)s, then try again.", wait=wait_words(verdict)
+            )
+            status = 429
         else:
             message, status = "That is not the passcode.", 401
     return render_template("sign_in.html", form=form, message=message), status
@@ -169,9 +193,22 @@ def sign_out() -> Response:
     if not FlaskForm().validate_on_submit():
         flash("This page had expired, so the phone is still signed in: tap Sign out again.", "error")
         return redirect(url_for("table.home"))
+    sign_in = session.get("sign_in")
+    if isinstance(sign_in, str):
+        db.session.execute(delete(models.SignIn).where(models.SignIn.id == sign_in))  # every copy of the cookie too
+        db.session.commit()
     session.clear()
     flash("Signed out. This phone needs the passcode again.", "done")
     return redirect(url_for("guard.sign_in"))
+
+
+def wait_words(seconds: int) -> str:
+    """A wait as a person says it: seconds, then whole minutes from 90 s, then whole hours from 90 minutes."""
+    if seconds < 90:
+        return str(ngettext("%(num)d second", "%(num)d seconds", seconds))
+    if seconds < 90 * 60:
+        return str(ngettext("%(num)d minute", "%(num)d minutes", math.ceil(seconds / 60)))
+    return str(ngettext("%(num)d hour", "%(num)d hours", math.ceil(seconds / 3600)))
 
 
 def safe_target(target: str | None) -> str:

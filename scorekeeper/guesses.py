@@ -1,4 +1,4 @@
-"""Judging passcode guesses: slower after each wrong one from an address, and a budget shared by all.
+"""Judging passcode guesses: slower after each wrong one from an address, and budgets all addresses share.
 
 One address (an IPv4 address, or an IPv6 /64: one home or one phone network
 holds a whole /64) waits longer after each wrong guess: 1 s, 2 s, 4 s … 5 min.
@@ -6,20 +6,24 @@ Its guesses are judged one at a time: the attempt row is written (and so held)
 before the guess is compared, so parallel guesses queue behind it and find the
 wait it set instead of being judged too.
 
-All addresses together spend one budget of wrong guesses, which refills slowly:
-once it is spent, an address that guessed wrong before waits for the next
-refill too, so a hundred addresses get no more guesses than one. An address
-with no wrong guess lately is judged even with the budget spent: a new phone at
-the table gets its first try however hard someone else is guessing, and phones
-already signed in never guess at all.
+Every judged guess also spends a budget all addresses share, which refills
+slowly, so a hundred addresses get no more guesses than the budget gives. An
+address's first guess (no wrong one in the last day) spends a budget of its
+own, so that a new phone at the table is never behind someone guessing over
+and over. When a budget is spent, a guess is not refused for good: it gets the
+budget's next turn, the address keeps it, and its next guess from then on is
+judged. Turns are given in order, so a new phone waits behind the first guesses
+that came before it, never forever. Phones already signed in never guess at all.
 """
 
 import hmac
 import ipaddress
 import unicodedata
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import request
+from sqlalchemy import delete, or_
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import models
@@ -28,22 +32,29 @@ from .db import db
 RIGHT, WRONG = -1, 0
 MAX_WAIT = timedelta(minutes=5)
 MAX_DOUBLINGS = 9  # 2**9 s is past MAX_WAIT already; no bigger power is ever computed
-BUDGET = 20  # wrong guesses all addresses may make at once
-REFILL = timedelta(seconds=30)  # one more each: 2,880 a day, however many addresses share them
-FRESH_AFTER = timedelta(days=1)  # an address whose last wrong guess is older is judged whatever the budget
-EVERYONE = "*"  # the budget's row among the addresses' (no address is written so)
+FORGET_AFTER = timedelta(days=1)  # an address's wrong guesses count for a day; its row goes after that
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Guesses all addresses share: ``size`` at once, then one more every ``refill``."""
+
+    row: str  # its row among the addresses' (no address is written so)
+    size: int
+    refill: timedelta
+
+
+EVERYONE = Budget("*", 20, timedelta(seconds=30))  # 2,880 a day, however many addresses share them
+FIRST_TRIES = Budget("*first", 20, timedelta(seconds=5))  # each address's first try in a day: 17,280 a day at most
 
 
 def judge(given: bytes, passcode: bytes) -> int:
     """RIGHT, WRONG, or the seconds to wait before this address may guess again."""
     attempt = hold_attempt(client_key(request.remote_addr))
-    budget = None
-    wait = seconds_to_wait(attempt)
-    if not wait and not is_fresh(attempt):
-        budget = hold_attempt(EVERYONE)
-        wait = seconds_to_refill(budget)
+    forget_old_attempts()
+    wait = seconds_to_wait(attempt) or wait_for_turn(attempt)
     if wait:
-        db.session.rollback()
+        db.session.commit()  # a turn given is kept
         return wait
     if hmac.compare_digest(normalized(given), normalized(passcode)):
         db.session.delete(attempt)
@@ -51,7 +62,6 @@ def judge(given: bytes, passcode: bytes) -> int:
         return RIGHT
     attempt.failures += 1
     attempt.last_failure = models.utcnow()
-    spend(budget or hold_attempt(EVERYONE))
     db.session.commit()
     return WRONG
 
@@ -65,7 +75,7 @@ def client_key(address: str | None) -> str:
     try:
         found = ipaddress.ip_address((address or "").partition("%")[0])
     except ValueError:
-        return "unknown"  # nothing a client may claim (behind a proxy) is ever the budget's row
+        return "unknown"  # nothing a client may claim (behind a proxy) is ever a budget's row
     if isinstance(found, ipaddress.IPv6Address):
         if found.ipv4_mapped:
             return str(found.ipv4_mapped)
@@ -79,11 +89,11 @@ def normalized(code: bytes) -> bytes:
 
 
 def hold_attempt(address: str) -> models.SignInAttempt:
-    """This address's attempt row, created if new, written in this transaction to hold it.
+    """This address's attempt row (or a budget's), created if new, written in this transaction to hold it.
 
-    The address's row is always held before the budget's, so two guesses never wait on each other in turn.
+    The address's row is always held before a budget's, so two guesses never wait on each other in turn.
     """
-    if address != EVERYONE:
+    if not address.startswith("*"):
         db.session.rollback()  # start afresh: the write below must be the transaction's first statement
     insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
     statement = insert(models.SignInAttempt).values(address=address, failures=0, last_failure=models.utcnow())
@@ -93,33 +103,50 @@ def hold_attempt(address: str) -> models.SignInAttempt:
     return attempt
 
 
-def is_fresh(attempt: models.SignInAttempt) -> bool:
-    return not attempt.failures or models.utcnow() - attempt.last_failure > FRESH_AFTER
+def forget_old_attempts() -> None:
+    """Addresses with no wrong guess and no turn in the last day start afresh: their rows go (an indexed delete)."""
+    table, long_ago = models.SignInAttempt, models.utcnow() - FORGET_AFTER
+    db.session.execute(
+        delete(table)
+        .where(~table.address.startswith("*"), table.last_failure < long_ago)
+        .where(or_(table.turn_at.is_(None), table.turn_at < long_ago))
+    )
 
 
 def seconds_to_wait(attempt: models.SignInAttempt) -> int:
+    """The address's own wait after its wrong guesses: doubling from 1 s to 5 min."""
     if not attempt.failures:
         return 0
     doubled = timedelta(seconds=2 ** min(attempt.failures - 1, MAX_DOUBLINGS))
     return whole_seconds_until(attempt.last_failure + min(MAX_WAIT, doubled))
 
 
-def refilled(budget: models.SignInAttempt) -> None:
-    """Give back what has refilled since the budget was last counted (its row's last_failure)."""
-    back = min(budget.failures, int((models.utcnow() - budget.last_failure) / REFILL))
-    budget.failures -= back
-    budget.last_failure = budget.last_failure + back * REFILL if budget.failures else models.utcnow()
+def wait_for_turn(attempt: models.SignInAttempt) -> int:
+    """0 when the guess may be judged now (a turn of its budget taken), else the seconds until the address's turn."""
+    if attempt.turn_at is not None:
+        ready, attempt.turn_at = attempt.turn_at, None
+        if ready > models.utcnow():
+            attempt.turn_at = ready  # kept, not given again: the address's place stays its own
+            return whole_seconds_until(ready)
+        return 0  # its turn came: the budget counted it when it gave it
+    budget = EVERYONE if attempt.failures else FIRST_TRIES
+    turn = take_turn(hold_attempt(budget.row), budget)
+    if turn > models.utcnow():
+        attempt.turn_at = turn
+        return whole_seconds_until(turn)
+    return 0
 
 
-def seconds_to_refill(budget: models.SignInAttempt) -> int:
-    refilled(budget)
-    return whole_seconds_until(budget.last_failure + REFILL) if budget.failures >= BUDGET else 0
+def take_turn(row: models.SignInAttempt, budget: Budget) -> datetime:
+    """The budget's next turn, now or later, and the one after it set aside for the next guess.
 
-
-def spend(budget: models.SignInAttempt) -> None:
-    """One wrong guess more; a flood of first tries fills the budget but never pushes its refill further out."""
-    refilled(budget)
-    budget.failures = min(BUDGET, budget.failures + 1)
+    The row keeps when its next turn is free: a full budget's is ``size - 1`` refills in the past,
+    so that so many guesses are judged at once and then one each refill.
+    """
+    full = models.utcnow() - (budget.size - 1) * budget.refill
+    turn = max(row.turn_at or full, full)
+    row.turn_at = turn + budget.refill
+    return turn
 
 
 def whole_seconds_until(ready: datetime) -> int:

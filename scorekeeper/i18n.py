@@ -2,26 +2,22 @@
 
 Every word a player or host reads is a message of the catalogs in
 ``scorekeeper/translations/`` (gettext, through Flask-Babel); the rules core gets
-the request's translations handed in (``rules.i18n.use``). A third language is
-its catalog there and one line in ``LANGUAGES``.
+the request's translations handed in (``rules.i18n.use``). Which languages there
+are, and the host's (for the command), is languages.py's to say.
 """
 
 import os
 from datetime import timedelta
 
-from babel import Locale
 from flask import Blueprint, Flask, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response
 
 from . import guard, rules
-from .paths import PACKAGE
+from .languages import DEFAULT, LANGUAGES, TRANSLATIONS, host_language
 
-LANGUAGES = {"en": "English", "de": "Deutsch"}  # each but English (the source) has a catalog
-DEFAULT = "en"
 COOKIE = "language"
 REMEMBERED = timedelta(days=400)  # as long as a browser keeps a cookie: the phone's own choice
-TRANSLATIONS = PACKAGE / "translations"
 
 bp = Blueprint("language", __name__)
 
@@ -42,23 +38,6 @@ def language() -> str:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, DEFAULT)
-
-
-def host_language(environment: dict[str, str] | os._Environ[str]) -> str:
-    """The language of the host's terminal, as the locale settings name it (LC_ALL, LC_MESSAGES, LANG).
-
-    >>> host_language({"LANG": "de_AT.UTF-8"}), host_language({"LC_ALL": "C"}), host_language({})
-    ('de', 'en', 'en')
-    """
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        setting = environment.get(name, "").split(".")[0]
-        if setting:
-            try:
-                code = Locale.parse(setting).language
-            except (ValueError, TypeError):
-                return DEFAULT  # "C", "POSIX": no language asked for
-            return code if code in LANGUAGES else DEFAULT
-    return DEFAULT
 
 
 @bp.post("/language")

@@ -88,15 +88,15 @@ def phone_urls(host: str, port: int) -> list[str]:
     return [url(address, port) for address in lan_addresses()] or [url("localhost", port)]
 
 
-def banner(app: Flask, host: str, port: int, *, behind_proxy: bool) -> str:
-    """What the host reads once the server listens: its data, its address, and the phones' address."""
+def banner(app: Flask, listening: list[tuple[str, int]], *, behind_proxy: bool) -> str:
+    """What the host reads once the server listens: its data, its addresses, and the phones' address."""
     settings = Path(app.instance_path, SETTINGS_FILE)
-    heading, urls = for_the_phones(app.config["HOSTS"], host, port, behind_proxy)
+    heading, urls = for_the_phones(app.config["HOSTS"], *for_phones(listening), behind_proxy)
     lines = [
         f"\nData folder: {app.instance_path}",
         *([f"Settings: {settings}"] if settings.exists() else []),
         f"Database: {database_name(app.config['SQLALCHEMY_DATABASE_URI'], app.instance_path)}",
-        f"Listening on {url(host, port)}",
+        *(f"Listening on {url(host, port)}" for host, port in listening),
         "",
         heading,
         *(f"    {address}" for address in urls),
@@ -104,6 +104,15 @@ def banner(app: Flask, host: str, port: int, *, behind_proxy: bool) -> str:
         "(Ctrl+C stops the server.)\n",
     ]
     return "\n".join(lines)
+
+
+def for_phones(listening: list[tuple[str, int]]) -> tuple[str, int]:
+    """Of the addresses listened on, the one to give the phones: IPv4 first, as the Wi-Fi's addresses are.
+
+    >>> for_phones([("::1", 5000), ("127.0.0.1", 5000)])
+    ('127.0.0.1', 5000)
+    """
+    return next((found for found in listening if ":" not in found[0]), listening[0])
 
 
 def for_the_phones(hosts: str, host: str, port: int, behind_proxy: bool) -> tuple[str, list[str]]:

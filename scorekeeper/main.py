@@ -12,6 +12,8 @@ import click
 from . import rules
 from .config import StartupError
 from .db import db
+from .languages import gettext as _
+from .languages import ngettext
 
 
 class Commands(click.Group):
@@ -54,8 +56,9 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     behind_proxy = bool(app.config["BEHIND_PROXY"])
     settings = serving.server_settings(bind or app.config["BIND"], threads or app.config["THREADS"],
                                        app.config["MAX_CONTENT_LENGTH"], behind_proxy)  # fmt: skip
-    server = serving.listening_server(app, settings)
-    click.echo(banner(app, *serving.address(server), behind_proxy=behind_proxy))
+    # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
+    server = serving.listening_server(app, settings, per_address=None if behind_proxy else serving.PER_ADDRESS)
+    click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy))
     serving.run(server)
 
 
@@ -65,22 +68,35 @@ def backup(file: Path) -> None:
     """Write a consistent copy of every game to FILE, also while the server runs.
 
     SQLite databases are copied as SQLite files; PostgreSQL ones, or any one when FILE ends in .json, as the
-    JSON export.
+    JSON export. A FILE that is a link is written through, to the file it links to.
     """
     from .service.backup import backup as write_backup
     from .service.backup import sqlite_file
 
-    if not file.parent.is_dir():
-        raise click.ClickException(f"There is no folder {file.parent} to write the backup in.")
+    target = backup_target(file)
     with app_context(create=False, writes=False):
-        if sqlite_file() is None and file.suffix in (".sqlite", ".sqlite3", ".db"):
+        if sqlite_file() is None and target.suffix in (".sqlite", ".sqlite3", ".db"):
             raise click.ClickException(f"Nothing was written: this database's backup is a JSON export, so name it "
                                        f"{file.with_suffix('.json')}.")  # fmt: skip
         try:
-            kind = write_backup(file)
+            kind = write_backup(target)
         except (OSError, sqlite3.Error) as failed:
             raise click.ClickException(f"No backup was written to {file}: {failed}") from None
+        except rules.RuleError as unreadable:
+            raise click.ClickException(_("No backup was written to %(file)s: %(problem)s", file=file,
+                                         problem=unreadable.message)) from None  # fmt: skip
     click.echo(f"Wrote a {kind} to {file}.")
+
+
+def backup_target(file: Path) -> Path:
+    """The file a backup goes to: a new one, or a regular file written over; through a link, what it links to."""
+    target = file.resolve()
+    if not target.parent.is_dir():
+        raise click.ClickException(f"There is no folder {target.parent} to write the backup in.")
+    if target.exists() and not target.is_file():
+        raise click.ClickException(_("Nothing was written: %(file)s is not a regular file. Give the backup a file "
+                                     "name of its own.", file=target))  # fmt: skip
+    return target
 
 
 @main.command()
@@ -105,22 +121,44 @@ def rebuild_records() -> None:
     from .service.games import rebuild_records as rebuild
 
     with app_context(create=False):
-        click.echo(f"Replayed {rebuild()} games.")
+        count, skipped = rebuild()
+    for problem in skipped:
+        click.echo(problem, err=True)
+    click.echo(f"Replayed {count} games.")
+    if skipped:
+        raise click.ClickException(untouched(len(skipped)))
 
 
 @main.command()
 def check() -> None:
-    """Check that every game replays and every stored record matches its replay."""
+    """Check that every game reads and replays and every stored record matches its replay."""
     from .service.upkeep import check as check_all
 
     with app_context(create=False, writes=False):
-        count, problems = check_all()
-    for problem in problems:
+        checked = check_all()
+    for problem in checked.problems:
         click.echo(problem, err=True)
-    if problems:
-        raise click.ClickException(f"{len(problems)} problem(s) in {count} games; `scorekeeper rebuild-records` "
-                                   "fixes stored records.")  # fmt: skip
-    click.echo(f"Checked {count} games: every game replays and every record matches.")
+    if not checked.problems:
+        click.echo(f"Checked {checked.games} games: every game replays and every record matches.")
+        return
+    found = [ngettext("%(num)d problem in %(games)d games.", "%(num)d problems in %(games)d games.",
+                      len(checked.problems), games=checked.games)]  # fmt: skip
+    if checked.broken:
+        found.append(untouched(len(checked.broken)))
+    if checked.records:
+        found.append(_("`scorekeeper rebuild-records` stores the records again from the hands."))
+    if checked.copies:
+        found.append(_("A game stored twice stays so until its copies are deleted: rebuild-records keeps both."))
+    raise click.ClickException(" ".join(found))
+
+
+def untouched(count: int) -> str:
+    return ngettext(
+        "The game that cannot be read or replayed is left as it is: a backup from before it was damaged has it whole.",
+        "The games that cannot be read or replayed are left as they are: a backup from before they were damaged has "
+        "them whole.",
+        count,
+    )
 
 
 @contextmanager

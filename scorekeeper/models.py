@@ -143,10 +143,30 @@ class PlayerSummary(Model):
 
 
 class SignInAttempt(Model):
-    """Wrong passcodes from one address, to make it wait longer after each."""
+    """Wrong passcodes from one address, to make it wait longer after each; and the budgets all addresses share.
+
+    A budget's row is named after it (``*``, ``*first``: guesses.py): its ``turn_at`` is the next turn it gives.
+    """
 
     __tablename__ = "sign_in_attempts"
 
     address: Mapped[str] = mapped_column(String(ADDRESS_MAX), primary_key=True)
     failures: Mapped[int] = mapped_column(default=0)
-    last_failure: Mapped[datetime] = mapped_column(default=utcnow)
+    # The last wrong guess (at first, the first guess): rows a day older are forgotten.
+    last_failure: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # When this address's next guess is judged, had it to wait its turn for a budget spent by others.
+    turn_at: Mapped[datetime | None]
+
+
+class SignIn(Model):
+    """A phone signed in with the passcode: its session names this row, and signing out deletes it.
+
+    A copy of the session cookie is worth nothing once the row is gone.
+    """
+
+    __tablename__ = "sign_ins"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # random: what the session holds
+    signed_in_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Renewed now and then as the phone comes back (not at every request): a month unused ends it.
+    last_seen: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -1,14 +1,17 @@
 """The uid of a game from before uids, made from what it holds: the same game gets the same uid wherever it is read.
 
 A game without a uid (in an old JSON export, an old SQLite backup, or a database
-upgraded from before uids) gets one hashed from a fixed set of its facts: the
-players' names, the house rules and hand fields below, by name, and the minute and
-second it started. The set is fixed for good. A house rule or hand field added
-later is no part of it (no game without a uid can use one), so a rule added in
-an update never changes the uid of an old game, and restoring an old backup or
-export after an update finds its games already here.
+upgraded from before uids) gets one hashed from its facts: the players' names,
+the house rules and hand fields below, by name, and the minute and second it
+started. That set is fixed for good. A house rule or hand field added later is
+in it only where a game's differs from its default (``Extras``): a game that
+does not use it, as no game from before it can, keeps the uid it had, so an
+update never changes the uid of an old game and restoring an old backup or
+export after an update finds its games already here; and two games that differ
+only in it are two games.
 
-The migrations use this module too: unlike the rules, it never changes.
+The migrations use this module too: unlike the rules, it never changes (they
+give no extras: their databases have no column past the fixed set).
 """
 
 import hashlib
@@ -17,6 +20,7 @@ import unicodedata
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -36,8 +40,20 @@ HOUSE_FIELDS: dict[str, Callable[[Any], object]] = {
 HAND_FIELDS = ("queen", "jack", "all_tricks", "moon_option")  # after each seat's hearts
 
 
+@dataclass(frozen=True)
+class Extras:
+    """The house rules and hand fields past the fixed set, each with its default (the rules' own, given by the app)."""
+
+    house: Mapping[str, object] = field(default_factory=dict)
+    hand: Mapping[str, object] = field(default_factory=dict)
+
+
 def content_uid(
-    names: Sequence[str], house: Mapping[Any, Any], hands: Iterable[Mapping[Any, Any]], created: datetime | None
+    names: Sequence[str],
+    house: Mapping[Any, Any],
+    hands: Iterable[Mapping[Any, Any]],
+    created: datetime | None,
+    extras: Extras = Extras(),
 ) -> str:
     """A game's uid from its facts: 32 hexadecimal digits, as a random uid has.
 
@@ -46,15 +62,32 @@ def content_uid(
     >>> hand = {"hearts": [4, 0, 9, 0], "queen": 1, "jack": None, "all_tricks": None, "moon_option": None}
     >>> content_uid(["Ann", "Ben", "Cat", "Dan"], house, [hand], datetime(2025, 3, 1, 20, 0))
     '18550a0e5db04d2bac031de972837e9b'
+    >>> later = Extras(house={"black_maria": False}, hand={"king": None})
+    >>> content_uid(["Ann", "Ben", "Cat", "Dan"], {**house, "black_maria": False}, [hand], datetime(2025, 3, 1, 20, 0),
+    ...             later)
+    '18550a0e5db04d2bac031de972837e9b'
     """
-    played = [[*map(int, hand["hearts"]), *(hand.get(field) for field in HAND_FIELDS)] for hand in hands]
+    played = []
+    for hand in hands:
+        fixed = [*map(int, hand["hearts"]), *(hand.get(name) for name in HAND_FIELDS)]
+        more = changed(hand, extras.hand)
+        played.append([*fixed, more] if more else fixed)
     facts = [
         [unicodedata.normalize("NFC", name).strip() for name in names],
-        {key: read(house[key]) for key, read in HOUSE_FIELDS.items()},
+        {**{key: read(house[key]) for key, read in HOUSE_FIELDS.items()}, **changed(house, extras.house)},
         played,
         created.replace(microsecond=0).isoformat() if created else None,  # as precise as an export says it
     ]
     return digest_uid(json.dumps(facts, ensure_ascii=False))
+
+
+def changed(facts: Mapping[Any, Any], defaults: Mapping[str, object]) -> dict[str, object]:
+    """The facts of ``defaults``' names that differ from their defaults, in the defaults' order.
+
+    >>> changed({"black_maria": True, "subtract_floor": True}, {"subtract_floor": True, "black_maria": False})
+    {'black_maria': True}
+    """
+    return {name: facts[name] for name, default in defaults.items() if facts.get(name, default) != default}
 
 
 def copy_uid(uid: str, copy: int) -> str:

@@ -1,6 +1,8 @@
 """`scorekeeper backup` of a server at work, `restore` into an empty instance, and the records' upkeep."""
 
+import io
 import json
+import os
 import sqlite3
 import stat
 import threading
@@ -127,7 +129,7 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_stored(tmp_path):
     (tmp_path / "notes.txt").write_text("hearts night: Ann 40, Ben 12")
     answer = scorekeeper("restore", str(tmp_path / "notes.txt"), instance=tmp_path)
     assert answer.exit_code == 1
-    assert "Nothing was restored" in answer.output and "neither a SQLite backup nor a JSON export" in answer.output
+    assert "Nothing was restored" in answer.output and "This file is not JSON: choose a .json export" in answer.output
     assert exported(tmp_path)["games"] == []
 
 
@@ -251,3 +253,88 @@ def test_a_postgresql_backup_is_a_json_file_and_named_so(database_url, tmp_path)
     answer = scorekeeper("backup", str(tmp_path / "hearts.sqlite"), instance=tmp_path, database_url=database_url)
     assert answer.exit_code == 1 and f"backup is a JSON export, so name it {tmp_path / 'hearts.json'}" in answer.output
     assert not (tmp_path / "hearts.sqlite").exists()
+
+
+def damaged(instance):
+    """A data folder whose SQLite database has four games, three of them damaged outside the app."""
+    export = {"format": "hearts-scorekeeper", "version": 1, "games": [
+        {"players": ["Ann", "Ben", "Cat"], "hands": [{"hearts": [4, 0, 9], "queen": 1}],
+         "created_at": f"2025-03-0{day}T20:00:00Z"} for day in range(1, 5)
+    ]}  # fmt: skip
+    instance.mkdir()
+    assert scorekeeper("restore", str(write_export(instance / "x.json", export)), instance=instance).exit_code == 0
+    with closing(sqlite3.connect(instance / "scorekeeper.sqlite")) as database:
+        database.execute("UPDATE games SET pass_cycle = 'sideways' WHERE id = 1")
+        database.execute("UPDATE hands SET hearts = 'four, none, nine' WHERE game_id = 2")
+        database.execute("UPDATE games SET created_at = 'last Tuesday' WHERE id = 3")
+        database.commit()
+    return instance
+
+
+def test_check_names_each_game_it_cannot_read_and_goes_on(tmp_path):
+    found = scorekeeper("check", instance=damaged(tmp_path / "data"))
+    assert found.exit_code == 1 and "Traceback" not in found.output
+    assert "Game 1 does not replay: The pass cycle must be one of" in found.output
+    assert "Game 2 cannot be read: a hand's row holds a value the app never writes" in found.output
+    assert "Game 3 cannot be read: its row holds a value the app never writes (Invalid isoformat string" in found.output
+    assert "Game 4" not in found.output and "3 problems in 4 games. The games that cannot be read" in found.output
+    rebuilt = scorekeeper("rebuild-records", instance=tmp_path / "data")
+    assert (
+        rebuilt.exit_code == 1 and "Replayed 1 games." in rebuilt.output and "Game 2 cannot be read" in rebuilt.output
+    )
+
+
+@pytest.mark.parametrize("name", ["hearts.json", "hearts.sqlite"])
+def test_a_backup_or_restore_of_a_damaged_game_names_it_in_one_line_and_keeps_nothing(tmp_path, name):
+    source = damaged(tmp_path / "data")
+    if name.endswith(".json"):
+        answer = scorekeeper("backup", str(tmp_path / name), instance=source)
+        assert answer.exit_code == 1 and not (tmp_path / name).exists()
+        assert answer.output.splitlines()[-1].startswith(f"Error: No backup was written to {tmp_path / name}: Game 1 ")
+        return
+    assert scorekeeper("backup", str(tmp_path / name), instance=source).exit_code == 0  # a copy, as it is
+    answer = scorekeeper("restore", str(tmp_path / name), instance=tmp_path / "new")
+    assert answer.exit_code == 1 and "Traceback" not in answer.output
+    assert answer.output.splitlines()[-1].startswith(f"Error: Nothing was restored. {tmp_path / name}: Game 1 does no")
+    assert exported(tmp_path / "new")["games"] == []
+
+
+def test_a_file_nested_too_deeply_is_refused_in_one_line(tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    answer = scorekeeper("restore", str(tmp_path / "deep.json"), instance=tmp_path / "data")
+    assert answer.exit_code == 1 and answer.output.splitlines()[-1] == (
+        f"Error: Nothing was restored. {tmp_path / 'deep.json'}: This file nests its values too deeply to be an "
+        "export of the app."
+    )
+    assert exported(tmp_path / "data")["games"] == []
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-le"])
+def test_restore_reads_an_export_as_any_editor_saved_it_like_the_import_page(tmp_path, client, encoding):
+    text = write_export(tmp_path / "plain.json").read_text()
+    (tmp_path / "saved.json").write_bytes(text.encode(encoding))
+    answer = scorekeeper("restore", str(tmp_path / "saved.json"), instance=tmp_path / "data")
+    assert answer.exit_code == 0 and "Restored 1 game" in answer.output, answer.output
+    page = client.post("/history/import", data={"export": (io.BytesIO(text.encode(encoding)), "saved.json")})
+    assert page.status_code == 302
+
+
+def test_a_backup_written_to_a_link_goes_to_the_file_it_links_to(tmp_path):
+    assert scorekeeper("restore", str(write_export(tmp_path / "x.json")), instance=tmp_path / "data").exit_code == 0
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "latest.json").symlink_to(tmp_path / "backups" / "monday.json")
+    answer = scorekeeper("backup", str(tmp_path / "latest.json"), instance=tmp_path / "data")
+    assert answer.exit_code == 0, answer.output
+    assert (tmp_path / "latest.json").is_symlink()
+    assert len(json.loads((tmp_path / "backups" / "monday.json").read_text())["games"]) == 1
+
+
+def test_a_backup_is_never_written_over_what_is_not_a_regular_file(tmp_path):
+    assert scorekeeper("restore", str(write_export(tmp_path / "x.json")), instance=tmp_path / "data").exit_code == 0
+    os.mkfifo(tmp_path / "pipe.json")
+    answer = scorekeeper("backup", str(tmp_path / "pipe.json"), instance=tmp_path / "data")
+    assert answer.exit_code == 1 and answer.output.splitlines() == [
+        f"Error: Nothing was written: {tmp_path / 'pipe.json'} is not a regular file. Give the backup a file name of "
+        "its own."
+    ]
+    assert stat.S_ISFIFO((tmp_path / "pipe.json").stat().st_mode)

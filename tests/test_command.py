@@ -112,6 +112,17 @@ def test_the_environment_wins_over_the_settings_file_and_the_file_over_the_defau
         ("\nsecret passcode on its own\n", 0o600, "settings.env line 2 is not a NAME=value line."),
         ("THREADS=many\n", 0o600, "THREADS in {path} line 1 must be a whole number from 1 to 256."),
         ("SCOREKEEPER_PASSCODE=correct horse\n", 0o644, "can be read by other users of this machine"),
+        (
+            "SCOREKEEPER_BEHIND_PROXY=maybe\n",
+            0o600,
+            "SCOREKEEPER_BEHIND_PROXY in {path} line 1 must be the number of proxies in front (1 for one), or off (0).",
+        ),
+        (
+            "SCOREKEEPER_PASSCODE=four words nobody guesses # the club's\n",
+            0o600,
+            "{path} line 1: a value with “ #” in it is ambiguous (a comment, or part of the value?)",
+        ),
+        ('SCOREKEEPER_PASSCODE="four words nobody guesses" # the club\'s\n', 0o600, "{path} line 1: a value with"),
     ],
 )
 def test_a_settings_file_it_cannot_take_is_one_line(tmp_path, text, mode, words):
@@ -120,6 +131,14 @@ def test_a_settings_file_it_cannot_take_is_one_line(tmp_path, text, mode, words)
     answer = scorekeeper("check", instance=tmp_path)
     assert answer.exit_code == 1 and answer.output.count("\n") == 1
     assert words.format(path=path) in answer.output and "secret passcode" not in answer.output
+
+
+def test_shell_lines_and_a_byte_order_mark_are_settings_like_any_other(tmp_path):
+    path = settings_file(tmp_path, "")
+    path.write_bytes(b"\xef\xbb\xbfexport THREADS=3\nexport SCOREKEEPER_PASSCODE='four words # nobody guesses'\n")
+    with patched_environment(SCOREKEEPER_INSTANCE=str(tmp_path), THREADS=None, SCOREKEEPER_PASSCODE=None):
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite'}"})
+    assert app.config["THREADS"] == 3 and app.config["PASSCODE"] == "four words # nobody guesses"
 
 
 def test_a_config_py_left_from_before_is_not_silently_ignored(tmp_path):

@@ -144,7 +144,36 @@ def test_check_finds_a_game_stored_twice(empty_database_url, tmp_path):
     answer = scorekeeper("restore", str(tmp_path / "old.json"), instance=tmp_path, database_url=database_url)
     assert "Restored 1 game" in answer.output and count_games(database_url) == 7
     found = scorekeeper("check", instance=tmp_path, database_url=database_url)
-    assert found.exit_code == 1 and "Games 1 and 7 are one game stored 2 times" in found.output, found.output
+    assert found.exit_code == 1 and (
+        "Games 1, 7 hold the same players, house rules, hands and start, to the second: one game stored 2 times. "
+        "Keep game 1 and delete the others in the app: /games/7/delete." in found.output
+    ), found.output
+    assert "rebuild-records keeps both" in found.output and "rebuild-records` stores" not in found.output
+
+
+def four_games_alike_but_for_the_new_rules():
+    """Four games of one table started in the same second, told apart only by rules and cards added after uids."""
+    plain = {"hearts": [4, 0, 9, 0], "queen": 1}
+    games = [
+        ({}, plain),
+        ({"subtract_floor": False}, plain),
+        ({"black_maria": True}, {**plain, "king": 2, "ace": 3}),
+        ({"black_maria": True}, {**plain, "king": 3, "ace": 2}),
+    ]
+    return {"format": "hearts-scorekeeper", "version": 1, "games": [
+        {"players": ["Ann", "Ben", "Cat", "Dan"], "rules": given, "hands": [hand], "created_at": "2025-03-01T20:00:00Z"}
+        for given, hand in games
+    ]}  # fmt: skip
+
+
+def test_games_told_apart_by_a_rule_or_card_added_later_are_as_many_games(database_url, tmp_path):
+    (tmp_path / "four.json").write_text(json.dumps(four_games_alike_but_for_the_new_rules()))
+    for added, here in ((4, ""), (0, "4 were already here")):
+        answer = scorekeeper("restore", str(tmp_path / "four.json"), instance=tmp_path, database_url=database_url)
+        assert f"Restored {added} games" in answer.output and here in answer.output, answer.output
+    assert count_games(database_url) == 4
+    checked = scorekeeper("check", instance=tmp_path, database_url=database_url)
+    assert checked.exit_code == 0 and "Checked 4 games" in checked.output, checked.output
 
 
 def test_the_same_game_gets_the_same_uid_from_an_export_and_from_a_database(tmp_path):

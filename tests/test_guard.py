@@ -10,7 +10,7 @@ import pytest
 from scorekeeper import create_app, guard
 from scorekeeper.config import StartupError
 from scorekeeper.db import db
-from scorekeeper.models import SignInAttempt, utcnow
+from scorekeeper.models import SignIn, SignInAttempt, utcnow
 
 
 @pytest.fixture
@@ -94,18 +94,64 @@ def test_signing_out_forgets_the_phone(guarded):
     assert client.get("/api/games").status_code == 401
 
 
+def copy_of_the_cookie(client):
+    """Another browser holding the same session cookie: copied off the phone, or kept from before."""
+    copy = client.application.test_client()
+    copy.set_cookie("scorekeeper", client.get_cookie("scorekeeper").value, domain="localhost")
+    return copy
+
+
+def test_signing_out_ends_every_copy_of_the_session(guarded):
+    phone = guarded.test_client()
+    phone.post("/sign-in", data={"passcode": "queen of spades"})
+    copy = copy_of_the_cookie(phone)
+    assert copy.get("/").status_code == 200
+    phone.post("/sign-out")
+    assert copy.get("/").status_code == 302 and copy.get("/api/games").status_code == 401
+    assert copy.get("/history/export.json").status_code == 302
+    with guarded.app_context():
+        assert db.session.query(SignIn).count() == 0
+
+
+def test_a_session_unused_for_a_month_has_ended_on_the_server_too(guarded):
+    phone = guarded.test_client()
+    phone.post("/sign-in", data={"passcode": "queen of spades"})
+    with guarded.app_context():
+        db.session.query(SignIn).update({"last_seen": utcnow() - timedelta(days=20)})
+        db.session.commit()
+    assert phone.get("/").status_code == 200  # used within the month: kept, and noted as used now
+    with guarded.app_context():
+        assert utcnow() - db.session.query(SignIn).one().last_seen < timedelta(hours=1)
+        db.session.query(SignIn).update({"last_seen": utcnow() - timedelta(days=31)})
+        db.session.commit()
+    assert phone.get("/").status_code == 302  # however long the cookie itself was kept
+
+
 def test_an_open_server_has_no_sign_out_button(client):
     assert "Sign out" not in client.get("/").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("weak", ["1234", "271828", "spades", "0000 0000 0000", "qqqqqqqqqqqqqqqq", "abcabcabcabc"])
+WEAK = ["1234", "271828", "spades", "0000 0000 0000", "qqqqqqqqqqqqqqqq", "abcabcabcabc", "password1234",
+        "qwertyuiop12", "Passwort2024!", "asdfghjkl;'#", "iloveyou1234", "1qaz 9876 zyxw", "Sommer2025!!!"]  # fmt: skip
+
+
+@pytest.mark.parametrize("weak", WEAK)
 def test_a_passcode_easy_to_guess_stops_the_app_with_what_a_strong_one_is(database_url, weak, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_PASSCODE", weak)
     with pytest.raises(StartupError) as refused:
         create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url})
     message = str(refused.value)
     assert "\n" not in message and "SCOREKEEPER_PASSCODE" in message
-    assert "at least 12 characters, not only digits, with 6 different ones or more (four words" in message
+    assert "at least 12 characters, not only digits, with 6 different ones or more, and no common password" in message
+    assert "four words the table will remember" in message
+
+
+@pytest.mark.parametrize("strong", ["four words nobody guesses", "Pique ♠ José", "correct horse battery staple",
+                                    "quiet lamp 7 oranges"])  # fmt: skip
+def test_a_strong_passcode_starts_the_app(database_url, strong, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_PASSCODE", strong)
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url})
+    assert app.config["PASSCODE"] == strong
 
 
 def test_the_guard_learns_the_open_pages_from_the_views_not_by_importing_them(app):
@@ -123,7 +169,8 @@ def test_wrong_passcodes_are_slowed_down(guarded):
     assert wrong.status_code == 401 and "That is not the passcode." in wrong.get_data(as_text=True)
     stop_the_clock(guarded)
     again = client.post("/sign-in", data={"passcode": "queen of spades"})
-    assert again.status_code == 429 and "Too many wrong passcodes: wait 1 seconds" in again.get_data(as_text=True)
+    assert again.status_code == 429
+    assert "Too many wrong passcodes were tried: wait 1 second, then" in again.get_data(as_text=True)
     let_time_pass(guarded)
     assert client.post("/sign-in", data={"passcode": "queen of spades"}).status_code == 302
     with guarded.app_context():

@@ -116,7 +116,7 @@ def test_rebuild_records_replays_every_game(app, table, client):
         db.session.commit()
     assert "<dt>Wins</dt><dd>0</dd>" in client.get("/players/Ben").get_data(as_text=True)
     with app.app_context():
-        assert games.rebuild_records() == 1
+        assert games.rebuild_records() == (1, [])
     assert "<dt>Wins</dt><dd>1</dd>" in client.get("/players/Ben").get_data(as_text=True)
 
 

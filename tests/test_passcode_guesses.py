@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import create_app, guesses
 from scorekeeper.db import db
-from scorekeeper.guesses import EVERYONE
+from scorekeeper.guesses import Budget
 from scorekeeper.models import SignInAttempt, utcnow
 
 PASSCODE = "Pique ♠ José"  # composed é
@@ -24,7 +24,7 @@ def guarded(app):
 
 def attempts(app):
     with app.app_context():
-        found = {row.address: row.failures for row in db.session.query(SignInAttempt) if row.address != EVERYONE}
+        found = {row.address: row.failures for row in db.session.query(SignInAttempt) if row.address[0] != "*"}
         db.session.remove()
     return found
 
@@ -49,7 +49,7 @@ def test_sixteen_parallel_wrong_guesses_are_judged_at_most_twice(guarded, live_s
 
 def test_the_wait_stops_growing_at_five_minutes(guarded):
     with guarded.app_context():
-        long_ago = utcnow() - timedelta(days=1)
+        long_ago = utcnow() - timedelta(hours=23)  # forgotten after a day
         db.session.add(SignInAttempt(address="127.0.0.1", failures=60, last_failure=long_ago))
         db.session.commit()
     client = guarded.test_client()
@@ -96,46 +96,74 @@ def guess_from(client, address, code="jack"):
     return client.get("/api/games", headers=headers, environ_base={"REMOTE_ADDR": address})
 
 
-def move_clock(app, passed, everyone=False):
-    """Time passes for the addresses' own waits, or for the shared budget alone."""
+def move_clock(app, passed):
+    """Time passes: for every address's wait and turn, and for the budgets' turns."""
     with app.app_context():
-        rows = db.session.query(SignInAttempt).filter((SignInAttempt.address == EVERYONE) == everyone)
-        rows.update({"last_failure": utcnow() - passed})
+        for row in db.session.query(SignInAttempt):
+            row.last_failure -= passed
+            row.turn_at = row.turn_at and row.turn_at - passed
         db.session.commit()
 
 
 HUNDRED = [f"198.51.100.{n}" for n in range(1, 101)]
+NEWCOMER = "203.0.113.9"
 
 
 @pytest.fixture
 def slow_refill(monkeypatch):
-    """The budget refills once an hour, so that however slow this machine runs, no refill comes by itself."""
-    monkeypatch.setattr(guesses, "REFILL", timedelta(hours=1))
+    """The budgets refill once an hour, so that however slow this machine runs, no refill comes by itself."""
+    monkeypatch.setattr(guesses, "EVERYONE", Budget("*", 20, timedelta(hours=1)))
+    monkeypatch.setattr(guesses, "FIRST_TRIES", Budget("*first", 20, timedelta(hours=1)))
 
 
-def test_a_hundred_addresses_get_one_budget_of_guesses_not_a_hundred(guarded, slow_refill):
+def retry_after(answer):
+    return int(answer.headers["Retry-After"])
+
+
+def test_a_hundred_addresses_get_one_budget_of_first_tries_and_then_turns_in_order(guarded, slow_refill):
     client = guarded.test_client()
-    assert {guess_from(client, address).status_code for address in HUNDRED} == {401}  # a first try each
-    move_clock(guarded, timedelta(minutes=10))  # every address's own wait is over; the budget is spent
-    again = [guess_from(client, address) for address in HUNDRED]
-    assert {answer.status_code for answer in again} == {429}
-    assert 3000 < int(again[0].headers["Retry-After"]) <= 3600
-    move_clock(guarded, timedelta(hours=1), everyone=True)  # one refill: one more guess, for one address
-    assert [guess_from(client, address).status_code for address in HUNDRED].count(401) == 1
+    first = [guess_from(client, address) for address in HUNDRED]
+    assert [answer.status_code for answer in first] == [401] * 20 + [429] * 80  # not a hundred judged
+    waits = [retry_after(answer) for answer in first[20:]]
+    assert waits == sorted(waits) and waits[-1] - waits[0] > 79 * 3500  # one turn an hour, in the order asked
+    again = guess_from(client, HUNDRED[20])
+    assert again.status_code == 429 and retry_after(again) <= waits[0]  # asking again keeps its place
+    move_clock(guarded, timedelta(hours=1, minutes=1))
+    assert guess_from(client, HUNDRED[20]).status_code == 401  # its turn came: judged
+    assert guess_from(client, HUNDRED[21]).status_code == 429  # the next one's comes an hour later
 
 
-def test_with_the_budget_spent_a_new_phone_still_signs_in_and_signed_in_phones_keep_working(guarded, slow_refill):
+def test_addresses_that_guessed_wrong_share_one_budget_too(guarded, slow_refill):
+    client = guarded.test_client()
+    for address in HUNDRED[:20]:
+        assert guess_from(client, address).status_code == 401
+    move_clock(guarded, timedelta(minutes=10))  # every address's own wait is over
+    again = [guess_from(client, address).status_code for address in HUNDRED[:20] * 2]
+    assert again.count(401) == 20 and again.count(429) == 20  # 20 more at once, then one an hour
+
+
+def test_with_the_budgets_spent_a_new_phone_waits_its_turn_and_signed_in_phones_keep_working(guarded, slow_refill):
     table = guarded.test_client()
     assert table.post("/sign-in", data={"passcode": PASSCODE}).status_code == 302
     attacker = guarded.test_client()
     for address in HUNDRED:
         guess_from(attacker, address)
-    move_clock(guarded, timedelta(minutes=10))
-    assert guess_from(attacker, HUNDRED[0]).status_code == 429
-    assert table.get("/api/games").status_code == 200
+    assert table.get("/api/games").status_code == 200  # a phone signed in never guesses
     newcomer = guarded.test_client()
-    answer = newcomer.post("/sign-in", data={"passcode": PASSCODE}, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+    waiting = newcomer.post("/sign-in", data={"passcode": PASSCODE}, environ_base={"REMOTE_ADDR": NEWCOMER})
+    assert waiting.status_code == 429  # behind the table's own sign-in and the hundred first tries before it
+    assert "Too many wrong passcodes were tried: wait 82 hours, then try again." in waiting.get_data(as_text=True)
+    move_clock(guarded, timedelta(hours=82, minutes=1))  # its turn came
+    answer = newcomer.post("/sign-in", data={"passcode": PASSCODE}, environ_base={"REMOTE_ADDR": NEWCOMER})
     assert answer.status_code == 302 and newcomer.get("/").status_code == 200
+
+
+def test_an_address_is_forgotten_a_day_after_its_last_wrong_guess(guarded):
+    client = guarded.test_client()
+    assert guess_from(client, HUNDRED[0]).status_code == 401
+    move_clock(guarded, timedelta(days=1, minutes=1))
+    assert guess_from(client, HUNDRED[1]).status_code == 401
+    assert attempts(guarded) == {HUNDRED[1]: 1}  # the other's row is gone, not kept for ever
 
 
 def test_an_ipv6_network_of_one_home_is_one_address(guarded):
@@ -144,3 +172,21 @@ def test_an_ipv6_network_of_one_home_is_one_address(guarded):
     assert guess_from(client, "2001:db8:1:2:ffff:ffff:ffff:9").status_code == 429
     assert guess_from(client, "2001:db8:1:3::1").status_code == 401
     assert attempts(guarded) == {"2001:db8:1:2::/64": 1, "2001:db8:1:3::/64": 1}
+
+
+@pytest.mark.parametrize("setting", ["0", "off", "no", "false", ""])
+def test_a_proxy_setting_that_says_off_trusts_no_forwarded_address(database_url, monkeypatch, tmp_path, setting):
+    (tmp_path / "settings.env").write_text(f"SCOREKEEPER_BEHIND_PROXY={setting}\n")
+    (tmp_path / "settings.env").chmod(0o600)
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    monkeypatch.delenv("SCOREKEEPER_BEHIND_PROXY", raising=False)
+    settings = {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url, "PASSCODE": PASSCODE}
+    client = (app := create_app(settings)).test_client()
+    for address in ("198.51.100.1", "198.51.100.2"):
+        headers = {"Authorization": "Bearer jack", "X-Forwarded-For": address, "X-Forwarded-Proto": "https"}
+        answer = client.get("/api/games", headers=headers)
+    assert answer.status_code == 429  # the second guess is the same client's, whatever it claims
+    assert list(attempts(app)) == ["127.0.0.1"]
+    assert "Secure" not in client.post("/sign-in", headers={"X-Forwarded-Proto": "https"}).headers.get("Set-Cookie", "")
+    with app.app_context():
+        db.engine.dispose()

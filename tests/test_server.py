@@ -1,9 +1,13 @@
 """The real production server: two phones racing to record the same hand."""
 
+import socket
 import threading
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
+from scorekeeper import lan, serving
 
 from server import call, running_server
 
@@ -57,3 +61,31 @@ def test_behind_a_proxy_the_banner_gives_the_phones_the_proxys_name_not_loopback
     phones = said[said.index("Hearts Scorekeeper is running") :]
     assert "On the phones, open:\n    https://hearts.example.org/\nor scan this code:" in phones
     assert "127.0.0.1" not in phones and "http://" not in phones
+
+
+def test_a_name_for_two_addresses_is_served_on_both(app, monkeypatch):
+    found = socket.getaddrinfo
+
+    def localhost_twice(host, port, *args, **kwargs):  # as most machines name it: ::1 and 127.0.0.1
+        if host != "localhost":
+            return found(host, port, *args, **kwargs)
+        return [*found("::1", port, *args, **kwargs), *found("127.0.0.1", port, *args, **kwargs)]
+
+    monkeypatch.setattr(socket, "getaddrinfo", localhost_twice)
+    with socket.socket(socket.AF_INET6) as free:
+        free.bind(("::1", 0))
+        port = free.getsockname()[1]
+    server = serving.listening_server(app, serving.server_settings(f"localhost:{port}", 2, None, behind_proxy=False))
+    running = threading.Thread(target=server.run)
+    running.start()
+    try:
+        assert serving.addresses(server) == [("::1", port), ("127.0.0.1", port)]
+        said = lan.banner(app, serving.addresses(server), behind_proxy=False)
+        assert f"Listening on http://[::1]:{port}/\nListening on http://127.0.0.1:{port}/" in said
+        assert "running for this machine only" in said
+        for base in (f"http://[::1]:{port}", f"http://127.0.0.1:{port}"):
+            with urllib.request.urlopen(base + "/api/games", timeout=30) as answer:
+                assert answer.status == 200
+    finally:
+        server.close()
+        running.join()

@@ -127,10 +127,23 @@ def test_a_port_in_use_says_to_pick_another(tmp_path):
                     f"e.g. --bind 127.0.0.1:{port + 1}.")  # fmt: skip
 
 
-def test_a_bind_that_is_no_address(tmp_path):
-    assert "wants HOST:PORT, e.g. 0.0.0.0:5000, not 'five thousand'" in refused(
-        ["serve", "--bind", "five thousand"], tmp_path
-    )
+@pytest.mark.parametrize(
+    "bind, words",
+    [
+        ("five thousand", "--bind (or BIND) takes one HOST:PORT, not several (five thousand)"),
+        ("127.0.0.1:5000 [::1]:5000", "takes one HOST:PORT, not several (127.0.0.1:5000 [::1]:5000): to serve on "
+                                      "every address of this machine, give 0.0.0.0:5000."),
+        ("127.0.0.1", "--bind (or BIND) wants HOST:PORT, e.g. 0.0.0.0:5000 (an IPv6 address in brackets: "
+                      "[::1]:5000), not '127.0.0.1'."),
+        (":5000", "wants HOST:PORT"),
+        ("::1:5000", "an IPv6 address in brackets"),
+        ("127.0.0.1:99999", "The port in --bind (or BIND) goes from 1 to 65535, not 99999: e.g. 127.0.0.1:5000."),
+        ("no-such-host.invalid:5000", "Cannot listen on no-such-host.invalid:5000 ("),
+    ],
+)  # fmt: skip
+def test_a_bind_that_is_not_one_address_and_port(tmp_path, bind, words):
+    assert words in refused(["serve", "--bind", bind], tmp_path)
+    assert words in refused(["serve"], tmp_path, env={"BIND": bind})
 
 
 def test_workers_are_gone_with_a_word_on_threads(tmp_path):

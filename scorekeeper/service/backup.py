@@ -15,8 +15,8 @@ from pathlib import Path
 
 from .. import rules
 from ..db import db
-from .export import as_json
-from .loaded import all_games
+from .export import as_json, parsed
+from .loaded import UnreadableGame, all_games
 from .restore import ImportReport, import_games
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -75,10 +75,12 @@ def read_backup(source: Path) -> object:
                 return export_of_sqlite(source)
             except sqlite3.DatabaseError as broken:
                 raise rules.RuleError(f"{source} is a damaged SQLite database ({broken}).") from None
+            except UnreadableGame as broken:
+                raise rules.RuleError(f"{source}: {broken.message}") from None
     try:
-        return json.loads(source.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        raise rules.RuleError(f"{source} is neither a SQLite backup nor a JSON export of the app.") from None
+        return parsed(source.read_bytes())  # as the import page reads it
+    except rules.RuleError as broken:
+        raise rules.RuleError(f"{source}: {broken.message}") from None
 
 
 def export_of_sqlite(source: Path) -> dict[str, object]:

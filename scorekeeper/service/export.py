@@ -7,12 +7,16 @@ Reading one checks every game by the rules, as if entered by hand.
 
 import csv
 import io
+import json
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from .. import rules, uids
+from flask_babel import gettext
+
+from .. import rules
+from . import rows
 from .loaded import LoadedGame
 from .serialize import game_json, timestamp
 
@@ -80,6 +84,20 @@ class ExportedGame:
     updated_at: datetime | None
 
 
+def parsed(data: bytes) -> object:
+    r"""An export file's JSON, as any editor saved it: UTF-8 with or without a byte-order mark, UTF-16 or UTF-32.
+
+    >>> parsed('{"games": []}'.encode("utf-16")), parsed(b'\xef\xbb\xbf[1]')
+    ({'games': []}, [1])
+    """
+    try:
+        return json.loads(data)  # json finds the encoding and takes the byte-order mark off
+    except RecursionError:
+        raise rules.RuleError(gettext("This file nests its values too deeply to be an export of the app.")) from None
+    except ValueError:  # UnicodeDecodeError is one
+        raise rules.RuleError(gettext("This file is not JSON: choose a .json export of the app.")) from None
+
+
 def read_games(document: object) -> list[ExportedGame]:
     """Every game of an export, checked; a RuleError names the first game and hand that breaks a rule."""
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
@@ -118,7 +136,7 @@ def _read_game(exported: object) -> ExportedGame:
     if uid is not None and (not isinstance(uid, str) or not UID.fullmatch(uid)):
         raise rules.RuleError("its uid is not 32 hexadecimal digits.", {"uid": "32 hexadecimal digits."})
     created_at = _moment(exported.get("created_at"))
-    content_uid = uids.content_uid(names, house.as_dict(), map(asdict, hands), created_at)
+    content_uid = rows.content_uid(names, house, hands, created_at)
     return ExportedGame(uid or content_uid, content_uid, names, house, hands, created_at,
                         _moment(exported.get("updated_at")))  # fmt: skip
 

@@ -18,8 +18,8 @@ from ..db import db
 from . import summary
 from .loaded import GameNotFound as GameNotFound
 from .loaded import LoadedGame as LoadedGame
+from .loaded import UnreadableGame, game_row, replay_checked, replayed
 from .loaded import all_games as all_games
-from .loaded import game_row, replayed
 from .loaded import last_game as last_game
 from .loaded import list_games as list_games
 from .loaded import load_game as load_game
@@ -82,17 +82,25 @@ def create_game(players: object, given_rules: object = None) -> LoadedGame:
     return replayed(game)
 
 
-def rebuild_records() -> int:
+def rebuild_records() -> tuple[int, list[str]]:
     """Replay every game and refresh what its rows keep of the replay, then add up every player's
-    summary again from the seats; the number of games."""
-    count = 0
+    summary again from the seats; the number of games replayed, and the games left as they were
+    because they cannot be read or replayed (each named)."""
+    count, skipped = 0, []
     for game in stored_games():
-        keep_records(game, replayed(game, keep_it=False).state)
+        if isinstance(game, UnreadableGame):
+            skipped.append(game.message)
+            continue
+        try:
+            keep_records(game, replay_checked(game))
+        except UnreadableGame as failed:
+            skipped.append(failed.message)
+            continue
         count += 1
     db.session.commit()
     summary.rebuild()
     db.session.commit()
-    return count
+    return count, skipped
 
 
 def preview_hand(game_id: int, facts: Mapping[str, object]) -> Preview:

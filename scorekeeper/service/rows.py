@@ -5,18 +5,32 @@ SeatRecord), so each conversion is a loop over the rules' own field list.
 """
 
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import fields
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, fields
+from datetime import datetime
 
-from .. import models, rules
+from .. import models, rules, uids
 from . import summary
 
 HAND_FIELDS = tuple(field.name for field in fields(rules.Hand))
 SEAT_FIELDS = tuple(field.name for field in fields(rules.SeatRecord))
+# What a content uid holds past its fixed set, where a game's differs from the default (uids.py).
+CONTENT_EXTRAS = uids.Extras(
+    house={key: value for key, value in rules.HouseRules().as_dict().items() if key not in uids.HOUSE_FIELDS},
+    hand={key: None for key in HAND_FIELDS if key not in ("hearts", *uids.HAND_FIELDS)},
+)
 
 
 def house_rules_of(game: models.Game) -> rules.HouseRules:
-    return rules.HouseRules(**{key: getattr(game, key) for key in rules.RULE_KEYS})
+    """The game's house rules, checked by the rules: a value the app never stores is a RuleError, not a crash."""
+    return rules.house_rules(len(game.players), {key: getattr(game, key) for key in rules.RULE_KEYS})
+
+
+def content_uid(
+    names: Sequence[str], house: rules.HouseRules, hands: Iterable[rules.Hand], created: datetime | None
+) -> str:
+    """The uid a copy of a game without a uid is known by: every house rule and hand field in it (uids.py)."""
+    return uids.content_uid(names, house.as_dict(), [asdict(hand) for hand in hands], created, CONTENT_EXTRAS)
 
 
 def facts_of(hand: models.Hand) -> rules.Hand:

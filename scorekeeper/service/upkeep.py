@@ -1,62 +1,81 @@
-"""Checking a database: every game replays, what its rows keep matches the replay, each
+"""Checking a database: every game reads and replays, what its rows keep matches the replay, each
 player's summary matches their seats, and no game is stored twice."""
 
 from collections import defaultdict
-from dataclasses import asdict, fields
+from dataclasses import asdict, dataclass, fields
 
-from .. import models, rules, uids
-from ..db import db
+from flask_babel import gettext
+
+from .. import models, rules
 from . import summary
-from .loaded import stored_games
-from .rows import facts_of, hand_columns, house_rules_of
+from .loaded import UnreadableGame, replay_checked, stored_games
+from .rows import content_uid, facts_of
 
 
-def check() -> tuple[int, list[str]]:
-    """Replay every game and compare what is stored with the replay: the games seen, and each problem found."""
-    problems: list[str] = []
+@dataclass(frozen=True)
+class Checked:
+    """What a check found, by what mends it."""
+
+    games: int
+    broken: list[str]  # games that cannot be read or replayed: an earlier backup has them as they were
+    records: list[str]  # what rows keep of a replay, and differs from it: rebuild-records stores it again
+    copies: list[str]  # one game stored more than once: all but one to delete
+
+    @property
+    def problems(self) -> list[str]:
+        return [*self.broken, *self.records, *self.copies]
+
+
+def check() -> Checked:
+    """Read and replay every game and compare what is stored with the replay; every problem found, game by game."""
+    broken: list[str] = []
+    records: list[str] = []
+    contents: dict[str, list[int]] = defaultdict(list)
     count = 0
     for game in stored_games():
         count += 1
+        if isinstance(game, UnreadableGame):
+            broken.append(game.message)
+            continue
         try:
             state = replay_checked(game)
-        except rules.RuleError as broken:
-            problems.append(f"Game {game.id} does not replay: {broken.message}")
+        except UnreadableGame as failed:
+            broken.append(failed.message)
             continue
-        numbers = [hand.number for hand in game.hands]
-        if numbers != list(range(1, len(numbers) + 1)):
-            problems.append(f"Game {game.id} has hands numbered {numbers}, not 1 to {len(numbers)}.")
-        if game.finished != state.finished:
-            problems.append(f"Game {game.id} is stored as {'finished' if game.finished else 'in progress'}.")
-        for player, record in zip(game.players, rules.seat_records(state), strict=True):
-            if stored_record(player, record) != asdict(record):
-                problems.append(f"Game {game.id}: the stored record of {player.name} differs from the replay.")
-    return count, problems + summary.mismatches() + copies()
+        records += record_problems(game, state)
+        names = [player.name for player in game.players]
+        contents[content_uid(names, state.rules, map(facts_of, game.hands), game.created_at)].append(game.id)
+    return Checked(count, broken, records + summary.mismatches(), copies(contents))
 
 
-def copies() -> list[str]:
-    """Games that hold the same players, start and hands: one game stored twice (an old backup restored twice)."""
-    games: dict[str, list[int]] = defaultdict(list)
-    for game_id, uid in uids.stored_content_uids(db.session.connection()):
-        games[uid].append(game_id)
+def record_problems(game: models.Game, state: rules.GameState) -> list[str]:
+    problems = []
+    numbers = [hand.number for hand in game.hands]
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(f"Game {game.id} has hands numbered {numbers}, not 1 to {len(numbers)}.")
+    if game.finished != state.finished:
+        problems.append(f"Game {game.id} is stored as {'finished' if game.finished else 'in progress'}.")
+    for player, record in zip(game.players, rules.seat_records(state), strict=True):
+        if stored_record(player, record) != asdict(record):
+            problems.append(f"Game {game.id}: the stored record of {player.name} differs from the replay.")
+    return problems
+
+
+def copies(contents: dict[str, list[int]]) -> list[str]:
+    """Games with the same players, house rules, hands and start to the second: one game stored more than once
+    (an old backup restored twice), never two games of one table, which start apart or play other hands."""
     return [
-        f"Games {', '.join(map(str, ids[:-1]))} and {ids[-1]} are one game stored {len(ids)} times (the same "
-        "players, start and hands): delete all but one."
-        for ids in games.values()
+        gettext(
+            "Games %(copies)s hold the same players, house rules, hands and start, to the second: one game "
+            "stored %(times)d times. Keep game %(first)d and delete the others in the app: %(pages)s.",
+            copies=", ".join(map(str, ids)),
+            times=len(ids),
+            first=ids[0],
+            pages=", ".join(f"/games/{game_id}/delete" for game_id in ids[1:]),
+        )  # fmt: skip
+        for ids in contents.values()
         if len(ids) > 1
     ]
-
-
-def replay_checked(game: models.Game) -> rules.GameState:
-    """The game replayed, each stored hand first checked by the rules as if the table entered it now."""
-    names = [player.name for player in game.players]
-    house = house_rules_of(game)
-    hands = []
-    for row in game.hands:
-        try:
-            hands.append(rules.make_hand(names, house, hand_columns(facts_of(row))))
-        except rules.RuleError as broken:
-            raise rules.RuleError(f"hand {row.number}: {broken.message}", broken.errors) from None
-    return rules.replay(len(names), house, hands)
 
 
 def stored_record(player: models.Player, record: rules.SeatRecord) -> dict[str, object]:

@@ -77,17 +77,12 @@ def import_games() -> ResponseReturnValue:
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            document = json.load(form.export.data.stream)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            form.export.errors = ["This file is not JSON: choose a .json export of the app."]
+            report = restore.import_games(export.parsed(form.export.data.stream.read()))
+        except rules.RuleError as broken:
+            form.export.errors = [f"Nothing was imported. {broken.message}"]
         else:
-            try:
-                report = restore.import_games(document)
-            except rules.RuleError as broken:
-                form.export.errors = [f"Nothing was imported. {broken.message}"]
-            else:
-                flash(report.message, "done")
-                return redirect(url_for(".past_games"))
+            flash(report.message, "done")
+            return redirect(url_for(".past_games"))
     status = 422 if form.is_submitted() else 200
     return render_template("history/import.html", form=form), status
 
