@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.i18n import LANGUAGES
+from scorekeeper.languages import LANGUAGES
 from scorekeeper.views import docs
 
 from server import ROOT

@@ -9,7 +9,7 @@ from flask_babel import get_locale, lazy_gettext
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..i18n import DEFAULT
+from ..languages import DEFAULT
 from ..paths import bundled
 
 bp = Blueprint("docs", __name__)
