@@ -22,17 +22,18 @@ from scorekeeper.rules.cards import PENALTY_CARDS
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 
-# English words no German sentence has: neither German words too (Name, Link, Trick, offline) nor names (Hearts,
-# Black Maria, Omnibus). Matched as whole words, any case.
+# English words a German page never shows: not German words too (Name, Last, still, Deal, Trick), nor names (Hearts,
+# Black Maria, Omnibus). Hand, pass, total and import are German words, but not the ones these pages use (Runde,
+# weitergeben, Punktestand, importieren): on a German page they are English left over. Matched whole, any case.
 ENGLISH = """the and or of with from for to by at on off is are be not no yes you your this that these those it its
-who which what when where how here there then than if only more less all every each one two three four five first last
-next hand hands heart save saved player players names game games deal deals dealer dealt pass passes passing left
+who which what when where how here there then than if only more less all every each one two three four five first
+next hand hands heart save saved player players names game games deals dealer dealt pass passes passing left
 right across hold hearts total totals undo correct correction corrected target score scores sheet sheets new back delete
 deleted import imported exported follow following leads lead won wins win winner lost takes taken took moon shoot
 shot shooter sun queen jack king ace spades diamonds clubs rules house preset classic choose chosen add subtract
 everyone else nobody somebody wait waiting sent send sending open close print share tie play plays played playing
 started finished over history past missing points point place places phone phones screen table card cards
-sign passcode page error found sorry please try again still yet before after down up goes""".split()
+sign passcode page error found sorry please try again yet before after down up goes""".split()
 PHRASES = ["to go", "sign in", "sign out", "game over", "not found"]
 NAMES_AND_TITLES = ["Black Maria", "Hearts Scorekeeper", "Hearts", "Omnibus"]  # the same in German
 
