@@ -27,14 +27,15 @@ GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 # weitergeben, Punktestand, importieren): on a German page they are English left over. Matched whole, any case.
 ENGLISH = """the and or of with from for to by at on off is are be not no yes you your this that these those it its
 who which what when where how here there then than if only more less all every each one two three four five first
-next hand hands heart save saved player players names game games deals dealer dealt pass passes passing left
+next hands heart save saved player players names game games deals dealer dealt pass passes passing left
 right across hold hearts total totals undo correct correction corrected target score scores sheet sheets new back delete
 deleted import imported exported follow following leads lead won wins win winner lost takes taken took moon shoot
 shot shooter sun queen jack king ace spades diamonds clubs rules house preset classic choose chosen add subtract
 everyone else nobody somebody wait waiting sent send sending open close print share tie play plays played playing
 started finished over history past missing points point place places phone phones screen table card cards
 sign passcode page error found sorry please try again yet before after down up goes""".split()
-PHRASES = ["to go", "sign in", "sign out", "game over", "not found"]
+# "Hand" alone is German too ("von Hand eingegeben"); a hand with its number is English ("Hand 4 saved").
+PHRASES = [r"to go", r"sign in", r"sign out", r"game over", r"not found", r"save hand", r"hand \d+", r"\d+ hands?"]
 NAMES_AND_TITLES = ["Black Maria", "Hearts Scorekeeper", "Hearts", "Omnibus"]  # the same in German
 
 # The texts of a page a player reads or hears, besides its words: labels read aloud, hints, a button's value.
@@ -93,7 +94,8 @@ def english_in(text: str) -> list[str]:
     found = sorted({word for word in re.findall(r"[^\W\d_]+", text.lower()) if word in ENGLISH})
     if re.search(r"(?:^|\s)['’]s\b", text):  # a player's name with an English possessive ("Anna’s hand")
         found.append("’s")
-    return found + [phrase for phrase in PHRASES if re.search(rf"\b{phrase}\b", text, re.IGNORECASE)]
+    phrases = (match.lower() for phrase in PHRASES for match in re.findall(rf"\b{phrase}\b", text, re.IGNORECASE))
+    return found + list(dict.fromkeys(phrases))
 
 
 THREE = ["Anna", "Bernd", "Carla"]
@@ -193,8 +195,9 @@ def test_the_reader_finds_the_english_a_german_page_would_show():
       <button lang="en">English</button><p>Christina’s Punkte · Black Maria</p><p>noch 12 to go</p></body></html>"""
     language, text = read(page, LONG_NAMES)
     assert language == "de"
-    assert english_in(text) == ["hand", "save", "saved", "to", "undo", "’s", "to go"]
-    assert english_in(read('<html lang="de"><p>Alle Herzen und die Pik-Dame</p></html>', [])[1]) == []
+    assert english_in(text) == ["save", "saved", "to", "undo", "’s", "to go", "save hand", "hand 5"]
+    german = '<html lang="de"><p>Alle Herzen und die Pik-Dame, von Hand eingegeben: Runde 5</p></html>'
+    assert english_in(read(german, [])[1]) == []
 
 
 # A German game through the pages, on a small phone, as a player taps it.
