@@ -120,6 +120,9 @@ def evening(client):
     return {"five": five, "over": over, "maria": maria}
 
 
+BOARD = "the follow board"  # a part of the follow page, fetched as the game changes: no <html> of its own
+
+
 def pages_of(evening: dict[str, int]) -> dict[str, str]:
     five, over, maria = evening["five"], evening["over"], evening["maria"]
     return {
@@ -138,7 +141,7 @@ def pages_of(evening: dict[str, int]) -> dict[str, str]:
         "blank sheet": "/sheets/blank?players=5",
         "filled sheet": f"/games/{five}/sheet",
         "follow": f"/games/{five}/follow",
-        "table display": f"/games/{five}/follow/board",
+        BOARD: f"/games/{five}/follow/board",
         "offline": "/offline",
         "rules": "/rules",
     }
@@ -183,7 +186,7 @@ def test_every_page_of_an_evening_is_german_for_a_german_browser(client, evening
     for name, answer in answers.items():
         language, text = read(answer.get_data(as_text=True), NAMES)
         words = english_in(text)
-        if language != "de" or words:
+        if (language != "de" and name != BOARD) or words:
             problems.append(f"{name} ({answer.status_code}): lang={language!r}, English: {', '.join(words) or '-'}")
     assert not problems, "German pages with English on them:\n" + "\n".join(problems)
 
