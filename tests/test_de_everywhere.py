@@ -16,8 +16,6 @@ from browser import LONG_NAMES, SMALL_PHONE
 from flask_babel import gettext
 from playwright.sync_api import Page, expect
 
-from scorekeeper import create_app
-from scorekeeper.db import db
 from scorekeeper.rules.cards import PENALTY_CARDS
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
@@ -164,24 +162,12 @@ def refused_forms(client, evening: dict[str, int]) -> dict[str, object]:
     }
 
 
-@pytest.fixture
-def guarded(database_url):
-    """The app as a host runs it with a passcode set."""
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_url,
-         "PASSCODE": "queen of spades"}
-    )  # fmt: skip
-    yield app.test_client()
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-
-
-def test_every_page_of_an_evening_is_german_for_a_german_browser(client, evening, guarded):
+def test_every_page_of_an_evening_is_german_for_a_german_browser(app, client, evening, monkeypatch):
     answers = {name: client.get(path, headers=GERMAN) for name, path in pages_of(evening).items()}
     answers |= refused_forms(client, evening)
-    answers["sign-in"] = guarded.get("/sign-in", headers=GERMAN)
-    answers["a wrong passcode"] = guarded.post("/sign-in", data={"passcode": "jack"}, headers=GERMAN)
+    monkeypatch.setitem(app.config, "PASSCODE", "queen of spades")  # as a host sets it: every page asks for it
+    answers["sign-in"] = client.get("/sign-in", headers=GERMAN)
+    answers["a wrong passcode"] = client.post("/sign-in", data={"passcode": "jack"}, headers=GERMAN)
     problems = []
     for name, answer in answers.items():
         language, text = read(answer.get_data(as_text=True), NAMES)
