@@ -304,7 +304,12 @@ def test_bad_games_are_refused(client, body, status, message):
 
 
 @pytest.mark.parametrize(
-    "data, message", [("{not json", "The body is not valid JSON."), ("[1, 2]", "The body must be a JSON object.")]
+    "data, message",
+    [
+        ("{not json", "The body is not valid JSON."),
+        ("[1, 2]", "The body must be a JSON object."),
+        (b'{"players": ["Ann", "Ben", "Jos\xe9"]}', "The body is not valid JSON: send it as UTF-8."),  # Latin-1
+    ],
 )
 def test_a_body_that_is_not_a_json_object_is_400(client, data, message):
     answer = client.post("/api/games", data=data, content_type="application/json")
@@ -330,9 +335,12 @@ def test_missing_games_and_hands_are_404_in_json(table, client, method, path):
     assert answer.is_json and answer.json["error"]
 
 
-def test_a_wrong_method_is_json_too(client):
+def test_a_wrong_method_is_json_too_and_says_which_methods_are_allowed(client):
     answer = client.patch("/api/games")
     assert answer.status_code == 405 and answer.json["error"]
+    assert set(answer.headers["Allow"].split(", ")) >= {"GET", "POST"}
+    page = client.put("/games/new")
+    assert page.status_code == 405 and {"GET", "POST"} <= set(page.headers["Allow"].split(", "))
 
 
 def test_correcting_a_hand_replays_the_later_ones(table):

@@ -19,7 +19,9 @@ def json_body() -> dict[str, object]:
     if request.mimetype != "application/json":
         abort(415, _("Send the body as JSON, with Content-Type: application/json."))
     try:
-        body = json.loads(request.get_data(as_text=True) or "null")
+        body = json.loads(request.get_data().decode() or "null")
+    except UnicodeDecodeError:
+        abort(400, _("The body is not valid JSON: send it as UTF-8."))
     except ValueError:
         abort(400, _("The body is not valid JSON."))
     except RecursionError:

@@ -174,7 +174,11 @@ def error_answer(status: int, title: str, message: str, errors: dict[str, str] |
 
 
 def http_error(problem: HTTPException) -> ResponseReturnValue:
-    return error_answer(problem.code or 500, problem.name, problem.description or problem.name)
+    answer = make_response(error_answer(problem.code or 500, problem.name, problem.description or problem.name))
+    for header, value in problem.get_headers():  # a 405's Allow, a 401's WWW-Authenticate: the answer's own type
+        if header.lower() != "content-type":
+            answer.headers[header] = value
+    return answer
 
 
 def rule_broken(broken: rules.RuleError) -> ResponseReturnValue:
