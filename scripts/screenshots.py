@@ -1,9 +1,14 @@
 """Take phone-size screenshots of the main pages, light and dark, for a person to look at; with five long,
 alike names, the table page's first screen, the table display sideways (phone and tablet) and the new-game form.
 
-python scripts/screenshots.py out/screens
+python scripts/screenshots.py out/screens [--language de]
+
+With --language, a phone that asks for that language: the main pages and the alike names' first screen and
+table display, named with the language (`table-de-light.png`); the shots that tap through English words are
+left out.
 """
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -148,17 +153,20 @@ def seed_alike_names(client):
     return game["id"]
 
 
-def alike_names_shots(browser, base, game, out, scheme):
+def alike_names_shots(browser, base, game, out, scheme, language=None):
     """The table page's first screen on a small phone, the table display on a phone and a tablet standing
-    sideways, and the new-game form (the last players in one tap; a name given twice), with alike names."""
+    sideways, and (in English) the new-game form (the last players in one tap; a name given twice), with alike
+    names."""
     sizes = {"first-screen": (360, 740), "display-phone": (740, 360), "display-tablet": (1180, 820)}
     for name, (width, height) in sizes.items():
         context = browser.new_context(**{**SMALL_PHONE, "viewport": {"width": width, "height": height}},
-                                      color_scheme=scheme)  # fmt: skip
+                                      color_scheme=scheme, **speaking(language))  # fmt: skip
         page = context.new_page()
         page.goto(f"{base}/games/{game}" + ("" if name == "first-screen" else "/follow"))
-        page.screenshot(path=str(out / f"alike-{name}-{scheme}.png"))
+        page.screenshot(path=str(out / f"alike-{name}{suffix(language)}-{scheme}.png"))
         context.close()
+    if language:
+        return
     context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{base}/games/new")
@@ -191,7 +199,16 @@ def shoot_the_table_display(browser, url, out: Path, scheme: str) -> None:
         context.close()
 
 
-def main(out: Path) -> None:
+def speaking(language: str | None) -> dict[str, str]:
+    """A browser context's settings for a phone that asks for ``language`` (its Accept-Language)."""
+    return {"locale": language} if language else {}
+
+
+def suffix(language: str | None) -> str:
+    return f"-{language}" if language else ""
+
+
+def main(out: Path, language: str | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/shots.sqlite", "SECRET_KEY": "shots"})
@@ -214,11 +231,15 @@ def main(out: Path) -> None:
         with served(app) as base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for scheme in ("light", "dark"):
-                context = browser.new_context(**pw.devices["iPhone 13"], color_scheme=scheme)
+                context = browser.new_context(**pw.devices["iPhone 13"], color_scheme=scheme, **speaking(language))
                 page = context.new_page()
                 for name, path in pages.items():
                     page.goto(base + path)
-                    page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=True)
+                    page.screenshot(path=str(out / f"{name}{suffix(language)}-{scheme}.png"), full_page=True)
+                if language:
+                    context.close()
+                    alike_names_shots(browser, base, alike, out, scheme, language)
+                    continue
                 shoot_a_moon(page, base + pages["table"], out / f"moon-{scheme}.png")
                 shoot_the_table_display(browser, f"{base}/games/{playing}/follow", out, scheme)
                 context.close()
@@ -230,4 +251,8 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "out/screens"))
+    options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    options.add_argument("out", type=Path, nargs="?", default=Path("out/screens"))
+    options.add_argument("--language", help="a language the phone asks for, e.g. de")
+    given = options.parse_args()
+    main(given.out, given.language)
