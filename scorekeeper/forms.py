@@ -7,7 +7,7 @@ per-field messages :func:`show_rule_errors` puts next to the fields.
 import functools
 from collections.abc import Callable, Sequence
 
-from flask_babel import LazyString
+from flask_babel import LazyString, gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, Field, Form, HiddenField, IntegerField, RadioField, StringField
@@ -43,8 +43,13 @@ def tie_choices() -> list[SelectChoice]:
     return options(list(rules.words.said(rules.words.TIE_CHOICES).items()))
 
 
-SEAT_CHOICES = options([(seat, f"Player {seat + 1}") for seat in range(rules.MAX_PLAYERS)])
-TARGET_CHOICES = options([(str(target), str(target)) for target in rules.TARGET_PRESETS] + [("custom", "Other")])
+SEAT_CHOICES = options(
+    [(seat, lazy_gettext("Player %(number)d", number=seat + 1)) for seat in range(rules.MAX_PLAYERS)]
+)
+TARGET_CHOICES = options(
+    # Translators: a target of one's own, beside the chips "100" and "50" under "Play to".
+    [(str(target), str(target)) for target in rules.TARGET_PRESETS] + [("custom", lazy_gettext("Other"))]
+)
 
 
 def seat_or_text(value: object) -> object:
@@ -80,11 +85,11 @@ class HouseRuleFields(Form):
     """
 
     first_dealer = RadioField(
-        "Who deals first", choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False, default=0
+        lazy_gettext("Who deals first"), choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False, default=0
     )
-    pass_cycle = RadioField("Passing", choices=pass_cycle_choices, default=STANDARD_CYCLE)
-    moon = RadioField("Shooting the moon", choices=moon_choices, default="choose")
-    tie = RadioField("A tie for the lowest total at the end", choices=tie_choices, default="play-on")
+    pass_cycle = RadioField(lazy_gettext("Passing"), choices=pass_cycle_choices, default=STANDARD_CYCLE)
+    moon = RadioField(lazy_gettext("Shooting the moon"), choices=moon_choices, default="choose")
+    tie = RadioField(lazy_gettext("A tie for the lowest total at the end"), choices=tie_choices, default="play-on")
 
     def target_value(self) -> object:
         """The target as the form's own ``target`` field holds it (the new-game form reads its presets)."""
@@ -129,14 +134,18 @@ for _key in rules.SWITCHES:
 
 class NewGameForm(FlaskForm, HouseRuleFields):
     players = FieldList(
-        StringField("Player", render_kw={"maxlength": rules.NAME_MAX}),
+        StringField(lazy_gettext("Player"), render_kw={"maxlength": rules.NAME_MAX}),
         min_entries=rules.MAX_PLAYERS,
         max_entries=rules.MAX_PLAYERS,
-        description=f"{rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players. Leave the last boxes empty for fewer.",
+        description=lazy_gettext(
+            "%(least)d to %(most)d players. Leave the last boxes empty for fewer.",
+            least=rules.MIN_PLAYERS,
+            most=rules.MAX_PLAYERS,
+        ),
     )
-    target = RadioField("Play to", choices=TARGET_CHOICES, default=str(rules.TARGET_PRESETS[0]))
+    target = RadioField(lazy_gettext("Play to"), choices=TARGET_CHOICES, default=str(rules.TARGET_PRESETS[0]))
     custom_target = IntegerField(
-        f"Other target ({rules.MIN_TARGET} to {rules.MAX_TARGET})",
+        lazy_gettext("Other target (%(least)d to %(most)d)", least=rules.MIN_TARGET, most=rules.MAX_TARGET),
         validators=[Optional()],
         render_kw={"inputmode": "numeric", "min": rules.MIN_TARGET, "max": rules.MAX_TARGET},
     )
@@ -211,7 +220,7 @@ class HandForm(FlaskForm):
     number = HiddenField()
     hearts = FieldList(
         RadioField(
-            "Hearts",
+            lazy_gettext("Hearts"),
             choices=options([(count, str(count)) for count in range(rules.HEARTS + 1)]),
             coerce=seat_or_text,
             validate_choice=False,
@@ -220,8 +229,12 @@ class HandForm(FlaskForm):
         max_entries=rules.MAX_PLAYERS,
     )
     # And a field for each penalty card (below), named as the rules name it.
-    all_tricks = RadioField("Took every trick", choices=[], coerce=seat_or_text, validate_choice=False)
-    moon_option = RadioField("Moon", choices=options([("add", "add"), ("subtract", "subtract")]), validate_choice=False)
+    all_tricks = RadioField(lazy_gettext("Took every trick"), choices=[], coerce=seat_or_text, validate_choice=False)
+    moon_option = RadioField(
+        lazy_gettext("Moon"),
+        choices=options([("add", lazy_gettext("add")), ("subtract", lazy_gettext("subtract"))]),
+        validate_choice=False,
+    )
 
     def for_table(self, players: list[str]) -> "HandForm":
         """Fit the form to the table: one hearts row a player, a choice of names."""
@@ -232,11 +245,11 @@ class HandForm(FlaskForm):
             for entry in self.hearts:
                 entry.data = 0 if entry.data is None else entry.data
         for seat, entry in enumerate(self.hearts):
-            entry.label.text = players[seat] if seat < len(players) else f"Seat {seat}"
+            entry.label.text = players[seat] if seat < len(players) else gettext("Seat %(seat)d", seat=seat)
         seats = list(enumerate(players))
         for card in rules.PENALTY_CARDS:
             self[card.key].choices = options(seats)
-        self.all_tricks.choices = options([("", "Nobody"), *seats])
+        self.all_tricks.choices = options([("", gettext("Nobody")), *seats])
         return self
 
     def facts(self) -> dict[str, object]:
@@ -289,14 +302,18 @@ class BlankSheetForm(HouseRuleFields):
     """The choices for a blank sheet, read from the query string so the sheet can be bookmarked."""
 
     players = RadioField(
-        "Players",
+        lazy_gettext("Players"),
         choices=options([(count, str(count)) for count in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)]),
         coerce=int,
         default=4,
     )
-    paper = RadioField("Paper", choices=options([("a4", "A4"), ("letter", "US Letter")]), default="a4")
-    names = StringField("Names, clockwise, separated by commas (optional)")
-    target = IntegerField("Play to", default=100, validators=[Optional()], render_kw={"inputmode": "numeric"})
+    paper = RadioField(
+        lazy_gettext("Paper"), choices=options([("a4", "A4"), ("letter", lazy_gettext("US Letter"))]), default="a4"
+    )
+    names = StringField(lazy_gettext("Names, clockwise, separated by commas (optional)"))
+    target = IntegerField(
+        lazy_gettext("Play to"), default=100, validators=[Optional()], render_kw={"inputmode": "numeric"}
+    )
 
     def seats(self) -> int:
         count = self.players.data
@@ -308,4 +325,7 @@ class BlankSheetForm(HouseRuleFields):
 
 
 class ImportForm(FlaskForm):
-    export = FileField("A JSON export of games", validators=[FileRequired("Choose the export file to import.")])
+    export = FileField(
+        lazy_gettext("A JSON export of games"),
+        validators=[FileRequired(lazy_gettext("Choose the export file to import."))],
+    )

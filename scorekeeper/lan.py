@@ -9,6 +9,7 @@ from pathlib import Path
 from flask import Flask
 
 from .config import SETTINGS_FILE, database_name
+from .languages import gettext as _
 from .qr import qr_text
 
 TEST_NET = "192.0.2.1"  # a documentation address: connecting a UDP socket to it sends nothing
@@ -93,15 +94,15 @@ def banner(app: Flask, listening: list[tuple[str, int]], *, behind_proxy: bool) 
     settings = Path(app.instance_path, SETTINGS_FILE)
     heading, urls = for_the_phones(app.config["HOSTS"], *for_phones(listening), behind_proxy)
     lines = [
-        f"\nData folder: {app.instance_path}",
-        *([f"Settings: {settings}"] if settings.exists() else []),
-        f"Database: {database_name(app.config['SQLALCHEMY_DATABASE_URI'], app.instance_path)}",
-        *(f"Listening on {url(host, port)}" for host, port in listening),
+        "\n" + _("Data folder: %(path)s", path=app.instance_path),
+        *([_("Settings: %(path)s", path=settings)] if settings.exists() else []),
+        _("Database: %(name)s", name=database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)),
+        *(_("Listening on %(url)s", url=url(host, port)) for host, port in listening),
         "",
         heading,
         *(f"    {address}" for address in urls),
-        *([f"or scan this code:\n{qr_text(urls[0])}"] if urls else []),
-        "(Ctrl+C stops the server.)\n",
+        *([_("or scan this code:") + "\n" + qr_text(urls[0])] if urls else []),
+        _("(Ctrl+C stops the server.)") + "\n",
     ]
     return "\n".join(lines)
 
@@ -125,13 +126,13 @@ def for_the_phones(hosts: str, host: str, port: int, behind_proxy: bool) -> tupl
     """
     names = [name.strip() for name in hosts.split(",") if name.strip()]
     if behind_proxy and names:
-        return "Hearts Scorekeeper is running behind the reverse proxy. On the phones, open:", [
+        return _("Hearts Scorekeeper is running behind the reverse proxy. On the phones, open:"), [
             f"https://{name}/" for name in names
         ]
     if behind_proxy:
-        return ("Hearts Scorekeeper is running behind the reverse proxy: the phones open the proxy's address "
-                "(name it in SCOREKEEPER_HOSTS to see it here), not this one.", [])  # fmt: skip
+        return (_("Hearts Scorekeeper is running behind the reverse proxy: the phones open the proxy's address "
+                  "(name it in SCOREKEEPER_HOSTS to see it here), not this one."), [])  # fmt: skip
     if is_loopback(host):
-        return ("Hearts Scorekeeper is running for this machine only: for the phones on the Wi-Fi, serve on every "
-                f"address, --bind 0.0.0.0:{port}.", [])  # fmt: skip
-    return "Hearts Scorekeeper is running. On the phones at this table, open:", phone_urls(host, port)
+        return (_("Hearts Scorekeeper is running for this machine only: for the phones on the Wi-Fi, serve on every "
+                  "address, --bind 0.0.0.0:%(port)d.", port=port), [])  # fmt: skip
+    return _("Hearts Scorekeeper is running. On the phones at this table, open:"), phone_urls(host, port)

@@ -26,32 +26,34 @@ class Commands(click.Group):
             raise click.ClickException(str(stopped)) from None
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+# What `--help` says is in the host's language too: each command's help is a message, not its docstring.
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]},
+             help=_("Hearts Scorekeeper: keep score for Hearts played with real cards."))  # fmt: skip
 @click.option(
     "--instance",
     type=click.Path(file_okay=False, path_type=Path),
-    help="The data folder (database, secret key, settings.env). Default: SCOREKEEPER_INSTANCE, else the clone's "
-    "instance/ folder, else ~/.local/share/scorekeeper.",
-)
+    help=_("The data folder (database, secret key, settings.env). Default: SCOREKEEPER_INSTANCE, else the clone's "
+           "instance/ folder, else ~/.local/share/scorekeeper."),
+)  # fmt: skip
 @click.version_option(package_name="scorekeeper")
 def main(instance: Path | None) -> None:
-    """Hearts Scorekeeper: keep score for Hearts played with real cards."""
     if instance is not None:
         os.environ["SCOREKEEPER_INSTANCE"] = str(instance.expanduser().resolve())
 
 
-@main.command()
-@click.option("--bind", metavar="HOST:PORT", help="Where to listen. Default: BIND, else 0.0.0.0:5000 (every address).")
-@click.option("--threads", type=click.IntRange(1, 256), help="Threads that run the app. Default: THREADS, else 8.")
-@click.option("--workers", hidden=True, help="Gone: the server is one process (see --threads).")
+@main.command(help=_("Serve the app for the phones at the table (waitress), and print their address."))
+@click.option(
+    "--bind", metavar="HOST:PORT", help=_("Where to listen. Default: BIND, else 0.0.0.0:5000 (every address).")
+)
+@click.option("--threads", type=click.IntRange(1, 256), help=_("Threads that run the app. Default: THREADS, else 8."))
+@click.option("--workers", hidden=True)  # gone: said when given
 def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
-    """Serve the app for the phones at the table (waitress), and print their address."""
     from . import create_app, serving
     from .lan import banner
 
     if workers is not None:
-        raise click.UsageError("--workers is gone: the server is one process now, and its threads (--threads) "
-                               "serve every phone. Take --workers out of the command.")  # fmt: skip
+        raise click.UsageError(_("--workers is gone: the server is one process now, and its threads (--threads) "
+                                 "serve every phone. Take --workers out of the command."))  # fmt: skip
     app = create_app()
     behind_proxy = bool(app.config["BEHIND_PROXY"])
     settings = serving.server_settings(bind or app.config["BIND"], threads or app.config["THREADS"],
@@ -62,76 +64,77 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     serving.run(server)
 
 
-@main.command()
+@main.command(help=_("Write a consistent copy of every game to FILE, also while the server runs.\n\nSQLite databases "
+                     "are copied as SQLite files; PostgreSQL ones, or any one when FILE ends in .json, as the JSON "
+                     "export. A FILE that is a link is written through, to the file it links to."))  # fmt: skip
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup(file: Path) -> None:
-    """Write a consistent copy of every game to FILE, also while the server runs.
-
-    SQLite databases are copied as SQLite files; PostgreSQL ones, or any one when FILE ends in .json, as the
-    JSON export. A FILE that is a link is written through, to the file it links to.
-    """
     from .service.backup import backup as write_backup
     from .service.backup import sqlite_file
 
     target = backup_target(file)
     with app_context(create=False, writes=False):
         if sqlite_file() is None and target.suffix in (".sqlite", ".sqlite3", ".db"):
-            raise click.ClickException(f"Nothing was written: this database's backup is a JSON export, so name it "
-                                       f"{file.with_suffix('.json')}.")  # fmt: skip
+            raise click.ClickException(_("Nothing was written: this database's backup is a JSON export, so name it "
+                                         "%(file)s.", file=file.with_suffix(".json")))  # fmt: skip
         try:
             kind = write_backup(target)
         except (OSError, sqlite3.Error) as failed:
-            raise click.ClickException(f"No backup was written to {file}: {failed}") from None
+            raise click.ClickException(_("No backup was written to %(file)s: %(problem)s", file=file,
+                                         problem=failed)) from None  # fmt: skip
         except rules.RuleError as unreadable:
             raise click.ClickException(_("No backup was written to %(file)s: %(problem)s", file=file,
                                          problem=unreadable.message)) from None  # fmt: skip
-    click.echo(f"Wrote a {kind} to {file}.")
+    wrote = _("Wrote a SQLite database to %(file)s.", file=file) if kind == "sqlite" else None
+    click.echo(wrote or _("Wrote a JSON export to %(file)s.", file=file))
 
 
 def backup_target(file: Path) -> Path:
     """The file a backup goes to: a new one, or a regular file written over; through a link, what it links to."""
     target = file.resolve()
     if not target.parent.is_dir():
-        raise click.ClickException(f"There is no folder {target.parent} to write the backup in.")
+        raise click.ClickException(_("There is no folder %(folder)s to write the backup in.", folder=target.parent))
     if target.exists() and not target.is_file():
         raise click.ClickException(_("Nothing was written: %(file)s is not a regular file. Give the backup a file "
                                      "name of its own.", file=target))  # fmt: skip
     return target
 
 
-@main.command()
+@main.command(help=_("Add the games of a backup or JSON export to this instance (games already here are kept once)."))
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def restore(file: Path) -> None:
-    """Add the games of a backup or JSON export to this instance (games already here are kept once)."""
     from .service.backup import restore as read_in
 
     with app_context():
         try:
             report = read_in(file)
         except rules.RuleError as broken:
-            raise click.ClickException(f"Nothing was restored. {broken.message}") from None
+            raise click.ClickException(_("Nothing was restored. %(problem)s", problem=broken.message)) from None
     added, here = len(report.imported), report.already_here
-    already = f"; {here} {'was' if here == 1 else 'were'} already here" if here else ""
-    click.echo(f"Restored {added} game{'s' if added != 1 else ''} from {file}{already}.")
+    if not here:
+        click.echo(ngettext("Restored %(num)d game from %(file)s.", "Restored %(num)d games from %(file)s.", added,
+                            file=file))  # fmt: skip
+        return
+    restored = ngettext("Restored %(num)d game from %(file)s", "Restored %(num)d games from %(file)s", added, file=file)
+    click.echo(ngettext("%(restored)s; %(num)d was already here.", "%(restored)s; %(num)d were already here.", here,
+                        restored=restored))  # fmt: skip
 
 
-@main.command("rebuild-records")
+@main.command("rebuild-records", help=_("Replay every game and refresh the players' records from it."))
 def rebuild_records() -> None:
-    """Replay every game and refresh the players' records from it."""
     from .service.games import rebuild_records as rebuild
 
     with app_context(create=False):
         count, skipped = rebuild()
     for problem in skipped:
         click.echo(problem, err=True)
-    click.echo(f"Replayed {count} games.")
+    click.echo(_("Replayed %(count)d games.", count=count))
     if skipped:
         raise click.ClickException(untouched(len(skipped)))
 
 
-@main.command()
+@main.command(help=_("Check that every game reads and replays and every stored record matches its replay."))
 def check() -> None:
-    """Check that every game reads and replays and every stored record matches its replay."""
     from .service.upkeep import check as check_all
 
     with app_context(create=False, writes=False):
@@ -139,7 +142,7 @@ def check() -> None:
     for problem in checked.problems:
         click.echo(problem, err=True)
     if not checked.problems:
-        click.echo(f"Checked {checked.games} games: every game replays and every record matches.")
+        click.echo(_("Checked %(count)d games: every game replays and every record matches.", count=checked.games))
         return
     found = [ngettext("%(num)d problem in %(games)d games.", "%(num)d problems in %(games)d games.",
                       len(checked.problems), games=checked.games)]  # fmt: skip
@@ -171,8 +174,9 @@ def app_context(*, create: bool = True, writes: bool = True) -> Iterator[None]:
     from .config import database_name
 
     app = create_app(create=create, writes=writes)
-    click.echo(f"Data folder: {app.instance_path}", err=True)
-    click.echo(f"Database: {database_name(app.config['SQLALCHEMY_DATABASE_URI'], app.instance_path)}", err=True)
+    click.echo(_("Data folder: %(path)s", path=app.instance_path), err=True)
+    name = database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
+    click.echo(_("Database: %(name)s", name=name), err=True)
     with app.app_context():
         try:
             yield

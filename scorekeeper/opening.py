@@ -22,6 +22,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
 
 from .config import SETTINGS_FILE, StartupError, database_name
 from .db import db
+from .languages import gettext as _
 from .service import games
 
 DAMAGED = ("file is not a database", "malformed", "disk image")
@@ -34,8 +35,9 @@ def open_database(app: Flask, *, create: bool, writes: bool) -> None:
     with failures(name):
         before = schema_revision()
         if before is None and not create and not inspect(db.engine).has_table("games"):
-            raise StartupError(f"There are no games at {name}: the database is empty. Is DATABASE_URL the "
-                               f"server's? (set it in {Path(app.instance_path, SETTINGS_FILE)})")  # fmt: skip
+            raise StartupError(_("There are no games at %(name)s: the database is empty. Is DATABASE_URL the "
+                                 "server's? (set it in %(path)s)", name=name,
+                                 path=Path(app.instance_path, SETTINGS_FILE)))  # fmt: skip
         upgrade()
         if before is not None and before != schema_revision():
             games.rebuild_records()
@@ -73,13 +75,15 @@ def sqlite_file(uri: str, instance: Path, *, create: bool) -> None:
     if path.exists():
         return
     if not create:
-        raise StartupError(f"There is no database at {path}: is this the server's data folder, and its "
-                           f"DATABASE_URL? (settings are read from {instance / SETTINGS_FILE})")  # fmt: skip
+        raise StartupError(_("There is no database at %(path)s: is this the server's data folder, and its "
+                             "DATABASE_URL? (settings are read from %(settings)s)", path=path,
+                             settings=instance / SETTINGS_FILE))  # fmt: skip
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
     except OSError as failed:
-        raise StartupError(f"Cannot create the database {path} ({failed.strerror}): make its folder writable "
-                           "for this user, or choose another data folder with --instance.") from None  # fmt: skip
+        raise StartupError(_("Cannot create the database %(path)s (%(problem)s): make its folder writable "
+                             "for this user, or choose another data folder with --instance.", path=path,
+                             problem=failed.strerror)) from None  # fmt: skip
 
 
 @contextmanager
@@ -89,18 +93,18 @@ def failures(name: str) -> Iterator[None]:
         yield
     except NoSuchModuleError as unknown:
         kind = str(unknown).rpartition(":")[2]
-        raise StartupError(f"DATABASE_URL names a kind of database this app does not know ({kind}): "
-                           "use postgresql://… or sqlite:///….") from None  # fmt: skip
+        raise StartupError(_("DATABASE_URL names a kind of database this app does not know (%(kind)s): "
+                             "use postgresql://… or sqlite:///….", kind=kind)) from None  # fmt: skip
     except ArgumentError:
-        raise StartupError("DATABASE_URL is not a database URL: write it as postgresql://USER:PASSWORD@HOST/NAME "
-                           "(or leave it out for the SQLite file in the data folder).") from None  # fmt: skip
+        raise StartupError(_("DATABASE_URL is not a database URL: write it as postgresql://USER:PASSWORD@HOST/NAME "
+                             "(or leave it out for the SQLite file in the data folder).")) from None  # fmt: skip
     except ImportError as missing:
         raise StartupError(missing_driver(missing.name or "")) from None
     except DatabaseError as failed:
         raise StartupError(database_problem(name, failed)) from None
     except CommandError as unknown:  # a revision this version does not have
-        raise StartupError(f"The database {name} was upgraded by a newer version of the app ({unknown}): "
-                           "install that version again.") from None  # fmt: skip
+        raise StartupError(_("The database %(name)s was upgraded by a newer version of the app (%(problem)s): "
+                             "install that version again.", name=name, problem=unknown)) from None  # fmt: skip
 
 
 def missing_driver(module: str) -> str:
@@ -110,9 +114,9 @@ def missing_driver(module: str) -> str:
     'The PostgreSQL driver (psycopg) is not installed: install t'
     """
     if module.startswith("psycopg"):
-        return ("The PostgreSQL driver (psycopg) is not installed: install the app with it, "
-                "pipx install --force '.[postgres]' (or pip install 'psycopg[binary]').")  # fmt: skip
-    return f"The database driver {module} is not installed: install it, or use PostgreSQL or SQLite."
+        return _("The PostgreSQL driver (psycopg) is not installed: install the app with it, "
+                 "pipx install --force '.[postgres]' (or pip install 'psycopg[binary]').")  # fmt: skip
+    return _("The database driver %(module)s is not installed: install it, or use PostgreSQL or SQLite.", module=module)
 
 
 def database_problem(name: str, failed: DatabaseError) -> str:
@@ -125,11 +129,13 @@ def database_problem(name: str, failed: DatabaseError) -> str:
     """
     said = (str(failed.orig).strip().splitlines() or [type(failed.orig).__name__])[0]
     if any(word in said for word in DAMAGED):
-        return (f"The database {name} is damaged ({said}): restore the last backup into a new data folder, "
-                "scorekeeper --instance NEW-FOLDER restore BACKUP.")  # fmt: skip
+        return _("The database %(name)s is damaged (%(problem)s): restore the last backup into a new data folder, "
+                 "scorekeeper --instance NEW-FOLDER restore BACKUP.", name=name, problem=said)  # fmt: skip
     if any(word in said.lower() for word in READ_ONLY):
-        return (f"The database {name} is read-only for this user ({said}): let it write the file and its folder, "
-                "or choose another data folder with --instance.")  # fmt: skip
+        return _("The database %(name)s is read-only for this user (%(problem)s): let it write the file and its "
+                 "folder, or choose another data folder with --instance.", name=name, problem=said)  # fmt: skip
     if "unable to open" in said:
-        return f"Cannot open the database {name} ({said}): let this user read and write the file and its folder."
-    return f"Cannot use the database {name}: {said}. Check DATABASE_URL, and that the database server runs."
+        return _("Cannot open the database %(name)s (%(problem)s): let this user read and write the file and its "
+                 "folder.", name=name, problem=said)  # fmt: skip
+    return _("Cannot use the database %(name)s: %(problem)s. Check DATABASE_URL, and that the database server runs.",
+             name=name, problem=said)  # fmt: skip

@@ -13,6 +13,8 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
+from flask_babel import gettext
+
 from .. import rules
 from ..db import db
 from .export import as_json, parsed
@@ -23,17 +25,17 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def backup(target: Path) -> str:
-    """Write a consistent copy of the database to ``target``; the kind of copy written."""
+    """Write a consistent copy of the database to ``target``; the kind of copy written: sqlite or json."""
     partial = target.with_name(target.name + ".partial")
     private_empty_file(partial)
     source = sqlite_file()
     if source is not None and target.suffix != ".json":
         with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(partial)) as copy:
             live.backup(copy)
-        kind = "SQLite database"
+        kind = "sqlite"
     else:
         partial.write_text(json.dumps(snapshot(), ensure_ascii=False, indent=1), encoding="utf-8")
-        kind = "JSON export"
+        kind = "json"
     os.replace(partial, target)  # a reader of ``target`` never sees half a backup
     return kind
 
@@ -74,13 +76,14 @@ def read_backup(source: Path) -> object:
             try:
                 return export_of_sqlite(source)
             except sqlite3.DatabaseError as broken:
-                raise rules.RuleError(f"{source} is a damaged SQLite database ({broken}).") from None
+                raise rules.RuleError(gettext("%(file)s is a damaged SQLite database (%(problem)s).", file=source,
+                                              problem=broken)) from None  # fmt: skip
             except UnreadableGame as broken:
-                raise rules.RuleError(f"{source}: {broken.message}") from None
+                raise rules.RuleError(gettext("%(file)s: %(problem)s", file=source, problem=broken.message)) from None
     try:
         return parsed(source.read_bytes())  # as the import page reads it
     except rules.RuleError as broken:
-        raise rules.RuleError(f"{source}: {broken.message}") from None
+        raise rules.RuleError(gettext("%(file)s: %(problem)s", file=source, problem=broken.message)) from None
 
 
 def export_of_sqlite(source: Path) -> dict[str, object]:
@@ -99,7 +102,8 @@ def export_of_sqlite(source: Path) -> dict[str, object]:
         try:
             app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "SECRET_KEY": "restore"}, create=False)
         except StartupError as failed:
-            raise rules.RuleError(f"{source} cannot be read as a backup: {failed}") from None
+            raise rules.RuleError(gettext("%(file)s cannot be read as a backup: %(problem)s", file=source,
+                                          problem=failed)) from None  # fmt: skip
         with app.app_context():
             document = as_json(all_games())
             db.session.remove()
@@ -119,9 +123,11 @@ def check_schema(backup: sqlite3.Connection, source: Path) -> None:
     if {"games", "players", "hands", "alembic_version"} <= tables:
         revision = backup.execute("SELECT max(version_num) FROM alembic_version").fetchone()[0]
     if revision is None:
-        raise rules.RuleError(f"{source} is a SQLite database, but not a backup of this app: it holds no games.")
+        raise rules.RuleError(gettext("%(file)s is a SQLite database, but not a backup of this app: it holds no games.",
+                                      file=source))  # fmt: skip
     try:
         ScriptDirectory(migrate.directory).get_revision(revision)
     except CommandError:
-        raise rules.RuleError(f"{source} is a backup from a newer version of the app (schema {revision}): "
-                              "update this one, then restore it.") from None  # fmt: skip
+        newer = gettext("%(file)s is a backup from a newer version of the app (schema %(revision)s): update this one, "
+                        "then restore it.", file=source, revision=revision)  # fmt: skip
+        raise rules.RuleError(newer) from None

@@ -101,40 +101,46 @@ def parsed(data: bytes) -> object:
 def read_games(document: object) -> list[ExportedGame]:
     """Every game of an export, checked; a RuleError names the first game and hand that breaks a rule."""
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        raise rules.RuleError("This file is not a Hearts Scorekeeper export.")
+        raise rules.RuleError(gettext("This file is not a Hearts Scorekeeper export."))
     games = document.get("games")
     if not isinstance(games, list):
-        raise rules.RuleError("This export has no list of games.")
+        raise rules.RuleError(gettext("This export has no list of games."))
     read = []
     for place, exported in enumerate(games, start=1):
         try:
             read.append(_read_game(exported))
         except rules.RuleError as broken:
-            raise rules.RuleError(f"Game {place} in the file: {broken.message}", broken.errors) from None
+            said = gettext("Game %(place)d in the file: %(problem)s", place=place, problem=broken.message)
+            raise rules.RuleError(said, broken.errors) from None
     return read
 
 
 def _read_game(exported: object) -> ExportedGame:
     if not isinstance(exported, dict):
-        raise rules.RuleError("it is not a game object.")
+        raise rules.RuleError(gettext("it is not a game object."))
     names = rules.clean_names(exported.get("players"))
     given = exported.get("rules")
     if given is not None and not isinstance(given, dict):
-        raise rules.RuleError("its house rules are not an object.", {"rules": "An object of house rules."})
+        raise rules.RuleError(
+            gettext("its house rules are not an object."), {"rules": gettext("An object of house rules.")}
+        )
     house = rules.house_rules(len(names), given)
     hands_in = exported.get("hands") or []
     if not isinstance(hands_in, list):
-        raise rules.RuleError("its hands are not a list.")
+        raise rules.RuleError(gettext("its hands are not a list."))
     hands = []
     for number, hand in enumerate(hands_in, start=1):
         try:
             hands.append(rules.make_hand(names, house, _facts_of_export(hand)))
         except rules.RuleError as broken:
-            raise rules.RuleError(f"hand {number}: {broken.message}", broken.errors) from None
+            said = gettext("hand %(number)d: %(problem)s", number=number, problem=broken.message)
+            raise rules.RuleError(said, broken.errors) from None
     rules.replay(len(names), house, hands)  # a hand after the end, or past the most a game takes
     uid = exported.get("uid")
     if uid is not None and (not isinstance(uid, str) or not UID.fullmatch(uid)):
-        raise rules.RuleError("its uid is not 32 hexadecimal digits.", {"uid": "32 hexadecimal digits."})
+        raise rules.RuleError(
+            gettext("its uid is not 32 hexadecimal digits."), {"uid": gettext("32 hexadecimal digits.")}
+        )
     created_at = _moment(exported.get("created_at"))
     content_uid = rows.content_uid(names, house, hands, created_at)
     return ExportedGame(uid or content_uid, content_uid, names, house, hands, created_at,
@@ -144,7 +150,7 @@ def _read_game(exported: object) -> ExportedGame:
 def _facts_of_export(hand: object) -> dict[str, object]:
     """A hand object of the API as the facts a table entered."""
     if not isinstance(hand, dict):
-        raise rules.RuleError("it is not a hand object.")
+        raise rules.RuleError(gettext("it is not a hand object."))
     moon = hand.get("moon")
     option = moon.get("option") if isinstance(moon, dict) else None
     return {

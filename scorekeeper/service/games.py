@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import ParamSpec, TypeVar
 
+from flask_babel import gettext as _
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
@@ -123,12 +124,13 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     expected = len(loaded.state.hands) + 1
     number = facts.get("number")
     if number is not None and not rules.is_whole(number):
-        raise rules.RuleError("The hand number must be a whole number.", {"number": "A whole number."})
+        raise rules.RuleError(_("The hand number must be a whole number."), {"number": _("A whole number.")})
     if number is not None and number != expected:
         if _already_stored(loaded, number, facts):
             db.session.rollback()  # not even updated_at changes: followers see nothing new
             return Recorded(load_game(game_id), resent=True)
-        raise rules.RuleError(f"Hand {number} is not the next hand: the next is hand {expected}.", conflict=True)
+        said = _("Hand %(number)d is not the next hand: the next is hand %(next)d.", number=number, next=expected)
+        raise rules.RuleError(said, conflict=True)
     loaded.state.upcoming()  # a finished game takes no more hands (a resend of its last one is answered above)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     state = rules.play(loaded.state, hand)
@@ -192,9 +194,10 @@ def undo_hand(game_id: int, number: int | None = None) -> LoadedGame:
     if number is not None:
         _stored_hand(loaded, number)
         if number != last:
-            raise rules.RuleError(f"Only the last hand (hand {last}) can be undone, not hand {number}.", conflict=True)
+            said = _("Only the last hand (hand %(last)d) can be undone, not hand %(number)d.", last=last, number=number)
+            raise rules.RuleError(said, conflict=True)
     if not last:
-        raise rules.RuleError("There is no hand to undo yet.", conflict=True)
+        raise rules.RuleError(_("There is no hand to undo yet."), conflict=True)
     db.session.delete(locked.row.hands.pop())
     return _commit(locked, rules.replay(len(loaded.players), loaded.rules, _facts(loaded)[:-1]))
 
@@ -214,7 +217,7 @@ def _locked(game_id: int) -> Locked:
         execution_options={"synchronize_session": False},
     )
     if not touched.rowcount:  # type: ignore[attr-defined]
-        raise GameNotFound(f"There is no game {game_id}.")
+        raise GameNotFound(_("There is no game %(game)d.", game=game_id))
     db.session.expire_all()
     row = game_row(game_id)
     return Locked(row, replayed(row))
@@ -222,7 +225,7 @@ def _locked(game_id: int) -> Locked:
 
 def _stored_hand(loaded: LoadedGame, number: int) -> None:
     if not 1 <= number <= len(loaded.state.hands):
-        raise GameNotFound(f"Game {loaded.id} has no hand {number}.")
+        raise GameNotFound(_("Game %(game)d has no hand %(number)d.", game=loaded.id, number=number))
 
 
 def _facts(loaded: LoadedGame) -> list[rules.Hand]:
@@ -238,5 +241,5 @@ def _commit(locked: Locked, state: rules.GameState) -> LoadedGame:
         db.session.commit()
     except IntegrityError:
         # The unique (game, number) constraint: another phone stored this hand first.
-        raise rules.RuleError("Another phone recorded this hand first: reload to see it.", conflict=True) from None
+        raise rules.RuleError(_("Another phone recorded this hand first: reload to see it."), conflict=True) from None
     return after

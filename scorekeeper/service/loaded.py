@@ -170,7 +170,7 @@ def game_row(game_id: int) -> models.Game:
         models.Game, game_id, options=[selectinload(models.Game.players), selectinload(models.Game.hands)]
     )
     if game is None:
-        raise GameNotFound(f"There is no game {game_id}.")
+        raise GameNotFound(gettext("There is no game %(game)d.", game=game_id))
     return game
 
 

@@ -9,6 +9,7 @@ pauses between batches, so phones keep recording hands during a long import.
 import time
 from dataclasses import dataclass
 
+from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -30,11 +31,12 @@ class ImportReport:
     @property
     def message(self) -> str:
         """Imported 3 games; 5 were already here."""
-        count = len(self.imported)
-        words = f"Imported {count} game{'s' if count != 1 else ''}"
-        if self.already_here:
-            words += f"; {self.already_here} {'was' if self.already_here == 1 else 'were'} already here"
-        return words + "."
+        count, here = len(self.imported), self.already_here
+        if not here:
+            return str(ngettext("Imported %(num)d game.", "Imported %(num)d games.", count))
+        imported = ngettext("Imported %(num)d game", "Imported %(num)d games", count)
+        return str(ngettext("%(imported)s; %(num)d was already here.", "%(imported)s; %(num)d were already here.",
+                            here, imported=imported))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,14 @@ class ImportCutShort(Exception):
 
     @property
     def message(self) -> str:
-        games = f"{self.stored} game{'s were' if self.stored != 1 else ' was'}"
-        return (
-            f"The database became busy with another change partway through: {games} imported, the rest not. "
-            "Import the same file again in a moment: the games already here are skipped."
+        return str(
+            ngettext(
+                "The database became busy with another change partway through: %(num)d game was imported, the rest "
+                "not. Import the same file again in a moment: the games already here are skipped.",
+                "The database became busy with another change partway through: %(num)d games were imported, the rest "
+                "not. Import the same file again in a moment: the games already here are skipped.",
+                self.stored,
+            )
         )
 
 

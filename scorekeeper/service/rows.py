@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from datetime import datetime
 
+from flask_babel import gettext
+
 from .. import models, rules, uids
 from . import summary
 
@@ -42,7 +44,9 @@ def new_game_row(players: object, given_rules: object) -> models.Game:
     """A game checked by the rules, not yet stored."""
     names = rules.clean_names(players)
     if given_rules is not None and not isinstance(given_rules, Mapping):
-        raise rules.RuleError("The house rules must be an object.", {"rules": "An object of house rules."})
+        raise rules.RuleError(
+            gettext("The house rules must be an object."), {"rules": gettext("An object of house rules.")}
+        )
     house = rules.house_rules(len(names), given_rules)
     game = models.Game(**house.as_dict())
     game.players = [models.Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)]

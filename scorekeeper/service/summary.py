@@ -10,6 +10,7 @@ the summaries move in step with the seats whichever code path commits.
 from dataclasses import dataclass, fields
 from typing import Any
 
+from flask_babel import gettext
 from sqlalchemy import Integer, Select, cast, delete, event, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
@@ -107,7 +108,7 @@ def mismatches() -> list[str]:
     }
     keys = expected.keys() | {key for key, counts in stored.items() if counts[0]}  # games 0: all deleted
     return [
-        f"The summary of the player “{key}” differs from their seats' records."
+        gettext("The summary of the player “%(key)s” differs from their seats' records.", key=key)
         for key in sorted(keys)
         if expected.get(key) != stored.get(key)
     ]

@@ -52,12 +52,17 @@ def record_problems(game: models.Game, state: rules.GameState) -> list[str]:
     problems = []
     numbers = [hand.number for hand in game.hands]
     if numbers != list(range(1, len(numbers) + 1)):
-        problems.append(f"Game {game.id} has hands numbered {numbers}, not 1 to {len(numbers)}.")
+        said = gettext("Game %(game)d has hands numbered %(numbers)s, not 1 to %(count)d.", game=game.id,
+                       numbers=numbers, count=len(numbers))  # fmt: skip
+        problems.append(said)
     if game.finished != state.finished:
-        problems.append(f"Game {game.id} is stored as {'finished' if game.finished else 'in progress'}.")
+        finished = gettext("Game %(game)d is stored as finished.", game=game.id)
+        problems.append(finished if game.finished else gettext("Game %(game)d is stored as in progress.", game=game.id))
     for player, record in zip(game.players, rules.seat_records(state), strict=True):
         if stored_record(player, record) != asdict(record):
-            problems.append(f"Game {game.id}: the stored record of {player.name} differs from the replay.")
+            said = gettext("Game %(game)d: the stored record of %(name)s differs from the replay.", game=game.id,
+                           name=player.name)  # fmt: skip
+            problems.append(said)
     return problems
 
 

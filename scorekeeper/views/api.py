@@ -3,6 +3,7 @@
 import json
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask_babel import gettext as _
 
 from .. import rules
 from ..openapi import document
@@ -16,15 +17,15 @@ DEFAULT_LIMIT, MAX_LIMIT = 20, 100
 
 def json_body() -> dict[str, object]:
     if request.mimetype != "application/json":
-        abort(415, "Send the body as JSON, with Content-Type: application/json.")
+        abort(415, _("Send the body as JSON, with Content-Type: application/json."))
     try:
         body = json.loads(request.get_data(as_text=True) or "null")
     except ValueError:
-        abort(400, "The body is not valid JSON.")
+        abort(400, _("The body is not valid JSON."))
     except RecursionError:
-        abort(400, "The body is nested too deeply.")
+        abort(400, _("The body is nested too deeply."))
     if not isinstance(body, dict):
-        abort(400, "The body must be a JSON object.")
+        abort(400, _("The body must be a JSON object."))
     return body
 
 
@@ -59,8 +60,11 @@ def _int_arg(name: str, default: int | None, low: int, high: int | None) -> int 
         or int(raw) < low
         or (high is not None and int(raw) > high)
     ):
-        limit = f"from {low} to {high}" if high else f"of at least {low}"
-        raise rules.RuleError(f"“{name}” must be a whole number {limit}.", {name: f"A whole number {limit}."})
+        if high:
+            said = _("“%(name)s” must be a whole number from %(low)d to %(high)d.", name=name, low=low, high=high)
+            raise rules.RuleError(said, {name: _("A whole number from %(low)d to %(high)d.", low=low, high=high)})
+        said = _("“%(name)s” must be a whole number of at least %(low)d.", name=name, low=low)
+        raise rules.RuleError(said, {name: _("A whole number of at least %(low)d.", low=low)})
     return int(raw)
 
 

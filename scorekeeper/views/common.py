@@ -6,9 +6,13 @@ view the error came from: a game deleted while a request was on its way is a
 """
 
 import io
+from datetime import UTC, datetime
 
+from babel import Locale
+from babel.dates import format_skeleton, format_time
 from flask import Flask, jsonify, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import format_date, format_decimal, format_percent, get_locale, lazy_gettext
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.local import LocalProxy
@@ -17,16 +21,26 @@ from werkzeug.wsgi import get_content_length
 from .. import rules
 from ..db import db, is_busy
 from ..forms import ActionForm
+from ..languages import DEFAULT
 from ..service import games, restore
 
-BUSY = "The database is busy with another change (an import?): nothing was stored, try again in a moment."
+BUSY = lazy_gettext("The database is busy with another change (an import?): nothing was stored, try again in a moment.")
+# The titles of the errors the app itself answers with (werkzeug's own are error.html's to say).
+CANNOT = lazy_gettext("That cannot be done")
+NOT_FOUND = lazy_gettext("Not found")
+BUSY_TITLE = lazy_gettext("Busy")
 
 
 def register(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, limit_body)  # before CSRF reads the form
     app.context_processor(page_helpers)
     app.add_template_filter(and_list)
+    app.add_template_filter(day)
+    app.add_template_filter(moment)
+    app.add_template_filter(decimal)
+    app.add_template_filter(percent)
     app.add_template_filter(rules.words.hand_count)
+    app.add_template_filter(rules.words.signed)
     app.add_template_global(follow_link)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(rules.RuleError, rule_broken)
@@ -108,6 +122,38 @@ def and_list(names: list[str]) -> str:
     return rules.words.listed(names)
 
 
+def local(when: datetime) -> datetime:
+    """A stored moment (UTC, without a zone) in the server's local time: the server sits at the table."""
+    return when.replace(tzinfo=UTC).astimezone() if when.tzinfo is None else when.astimezone()
+
+
+def day(when: datetime, form: str = "full") -> str:
+    """The day of a stored moment as the page's language writes it: "Montag, 30. November 2026" (``full``),
+    "30. November 2026" (``long``), "Mo., 30. Nov. 2026" (``short``)."""
+    if form == "short":
+        there = local(when)
+        return str(format_skeleton("yMMMEd", there, tzinfo=there.tzinfo, locale=str(get_locale() or DEFAULT)))
+    return str(format_date(local(when).date(), form))
+
+
+def moment(when: datetime) -> str:
+    """A stored moment's day and time, in the page's language: "Mo., 30. Nov., 20:15"."""
+    there, locale = local(when), Locale.parse(str(get_locale() or DEFAULT))
+    day_part = format_skeleton("MMMEd", there, tzinfo=there.tzinfo, locale=locale)
+    time_part = format_time(there, "short", tzinfo=there.tzinfo, locale=locale)
+    return str(locale.datetime_formats["short"].format(time_part, day_part))
+
+
+def decimal(number: float) -> str:
+    """One decimal, as the page's language writes it: 12.5, 12,5."""
+    return str(format_decimal(number, "#,##0.0"))
+
+
+def percent(share: float) -> str:
+    """A share as a whole percentage, as the page's language writes it: 50%, 50 %."""
+    return str(format_percent(share))
+
+
 def follow_link(game_id: int) -> dict[str, object]:
     """The short address other phones open to follow a game, and its QR code."""
     url = url_for("follow.short_link", game_id=game_id, _external=True)
@@ -133,18 +179,18 @@ def http_error(problem: HTTPException) -> ResponseReturnValue:
 
 def rule_broken(broken: rules.RuleError) -> ResponseReturnValue:
     status = 409 if broken.conflict else 422
-    return error_answer(status, "That cannot be done", broken.message, broken.errors)
+    return error_answer(status, str(CANNOT), broken.message, broken.errors)
 
 
 def not_found(missing: games.GameNotFound) -> ResponseReturnValue:
-    return error_answer(404, "Not found", str(missing))
+    return error_answer(404, str(NOT_FOUND), str(missing))
 
 
 def database_busy(problem: OperationalError) -> ResponseReturnValue:
     """SQLite's write lock held past the busy timeout (a long import): nothing was stored, come back soon."""
     if not is_busy(problem):
         raise problem
-    return busy(BUSY)
+    return busy(str(BUSY))
 
 
 def import_cut_short(stopped: restore.ImportCutShort) -> ResponseReturnValue:
@@ -153,6 +199,6 @@ def import_cut_short(stopped: restore.ImportCutShort) -> ResponseReturnValue:
 
 def busy(message: str) -> ResponseReturnValue:
     db.session.rollback()
-    answer = make_response(error_answer(503, "Busy", message))
+    answer = make_response(error_answer(503, str(BUSY_TITLE), message))
     answer.headers["Retry-After"] = "2"
     return answer

@@ -3,6 +3,8 @@
 import functools
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..db import engine_number
@@ -30,8 +32,8 @@ def follow(game_id: int) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def rendered_board(database: int, game_id: int, version: str) -> str:
-    """A board is the same for every follower until the game changes: render each version once."""
+def rendered_board(database: int, game_id: int, version: str, language: str) -> str:
+    """A board is the same for every follower in a language until the game changes: render each version once."""
     return render_template("follow/_board.html", loaded=games.load_game(game_id))
 
 
@@ -40,11 +42,11 @@ def board(game_id: int) -> Response:
     """The changing part of the follow page; 304 while the game has not changed."""
     version = games.version(game_id)
     if version is None:
-        return Response("This game was deleted.", status=404, mimetype="text/plain")
+        return Response(_("This game was deleted."), status=404, mimetype="text/plain")
     if version in request.if_none_match:
         answer = Response(status=304)
     else:
-        answer = Response(rendered_board(engine_number(), game_id, version))
+        answer = Response(rendered_board(engine_number(), game_id, version, str(get_locale())))
     answer.set_etag(version)
     answer.headers["Cache-Control"] = "no-cache"
     return answer

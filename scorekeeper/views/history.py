@@ -5,6 +5,7 @@ from collections.abc import Iterable
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from .. import rules
 from ..chart import totals_chart
@@ -47,7 +48,7 @@ def players() -> str:
 def player(name: str) -> str:
     record = records.player_record(name)
     if record is None:
-        abort(404, f"No game has a player called “{name}”.")
+        abort(404, _("No game has a player called “%(name)s”.", name=name))
     return render_template("history/player.html", record=record, recent=games.list_games(RECENT, player=name)[0])
 
 
@@ -67,7 +68,7 @@ def download(kind: str, found: Iterable[games.LoadedGame], stem: str) -> Respons
     elif kind == "csv":
         body, mimetype = export.as_csv(found), "text/csv"
     else:
-        abort(404, "Games export as .json or .csv.")
+        abort(404, _("Games export as .json or .csv."))
     headers = {"Content-Disposition": f'attachment; filename="{stem}.{kind}"'}
     return Response(body, mimetype=mimetype, headers=headers)
 
@@ -79,7 +80,7 @@ def import_games() -> ResponseReturnValue:
         try:
             report = restore.import_games(export.parsed(form.export.data.stream.read()))
         except rules.RuleError as broken:
-            form.export.errors = [f"Nothing was imported. {broken.message}"]
+            form.export.errors = [_("Nothing was imported. %(problem)s", problem=broken.message)]
         else:
             flash(report.message, "done")
             return redirect(url_for(".past_games"))
@@ -93,6 +94,6 @@ def delete_game(game_id: int) -> ResponseReturnValue:
     form = ActionForm()
     if form.validate_on_submit():
         games.delete_game(game_id)
-        flash(f"The game of {', '.join(loaded.players)} was deleted.", "done")
+        flash(_("The game of %(names)s was deleted.", names=", ".join(loaded.players)), "done")
         return redirect(url_for(".past_games"))
     return render_template("history/delete.html", loaded=loaded)

@@ -2,10 +2,13 @@
 
 from dataclasses import dataclass
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, Response, abort, render_template, request
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from .. import rules
 from ..forms import BlankSheetForm
+from ..languages import LANGUAGES
 from ..service import games
 from ..service.names import shown_names
 
@@ -44,7 +47,7 @@ def blank() -> tuple[str, int]:
     try:
         house = rules.house_rules(form.seats(), form.house_rules())
         if any(names):
-            rules.clean_names([name or f"Player {seat + 1}" for seat, name in enumerate(names)])
+            rules.clean_names([name or _("Player %(number)d", number=seat + 1) for seat, name in enumerate(names)])
     except rules.RuleError as broken:
         form.form_errors.append(broken.message)
         house = rules.house_rules(form.seats())
@@ -77,3 +80,28 @@ def game_sheet(game_id: int) -> str:
         rows=sheet_rows(state, at_least),
         paper=paper(),
     )
+
+
+@bp.get("/sheets/<language>/pages.css")
+def page_margins(language: str) -> Response:
+    """What each printed page says in its margins, in ``language``: a style sheet of its own, as the page's
+    policy takes no inline style, and one a cache keeps for each language."""
+    if language not in LANGUAGES:
+        abort(404)
+    with force_locale(language):
+        numbered = css_text(_("page %(page)s of %(pages)s"), page="counter(page)", pages="counter(pages)")
+        continued = css_text(_("Hearts score sheet (continued)"))
+    sheet = f"@page {{ @bottom-right {{ content: {numbered}; }} }}\n@page {{ @top-left {{ content: {continued}; }} }}\n"
+    answer = Response(sheet + "@page :first { @top-left { content: none; } }\n", mimetype="text/css")
+    answer.cache_control.max_age = 3600
+    return answer
+
+
+def css_text(message: str, **counters: str) -> str:
+    """A message as a CSS content value, with CSS counters where it has their names.
+
+    >>> css_text('Seite %(page)s von %(pages)s', page="counter(page)", pages="counter(pages)")
+    '"Seite " counter(page) " von " counter(pages) ""'
+    """
+    quoted = '"' + message.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+    return quoted % {name: f'" {counter} "' for name, counter in counters.items()}

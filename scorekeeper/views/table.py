@@ -1,10 +1,11 @@
 """The pages a table uses during a game: start it, record hands, fix mistakes, finish."""
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
+from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -13,7 +14,7 @@ from .. import rules
 from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
 from ..service import games
 from ..service.loaded import KeptByVersion
-from .common import and_list
+from .common import and_list, moment
 
 bp = Blueprint("table", __name__)
 # The table page every phone at a table loads, kept by version with a stand-in for the form token: "<" never
@@ -30,23 +31,20 @@ def home() -> str:
     return render_template("table/home.html", playing=cards, finished=finished)
 
 
-def started(moment: datetime) -> str:
-    """When a game began, in the server's local time: the server sits at the table with its players.
-
-    >>> started(datetime(2026, 11, 29, 20, 15)).startswith("Started ")
-    True
-    """
-    local = moment.replace(tzinfo=UTC).astimezone()
-    return f"Started {local:%a %d %b, %H:%M}"
+def started(when: datetime) -> str:
+    """When a game began, in the server's local time and the page's language: "Started Mon, Nov 30, 20:15"."""
+    return str(_("Started %(when)s", when=moment(when)))
 
 
 def leader_words(loaded: games.LoadedGame) -> str:
     """Who leads a game in progress, with the total: what tells five games of the same four apart."""
     leaders = [standing for standing in loaded.standings if standing.leads]
     if not leaders:
-        return "No hand yet"
+        return str(_("No hand yet"))
     names = and_list([loaded.players[standing.seat] for standing in leaders])
-    return f"{names} {'leads' if len(leaders) == 1 else 'lead'} with {leaders[0].total}"
+    total = leaders[0].total
+    return str(ngettext("%(names)s leads with %(total)d", "%(names)s lead with %(total)d", len(leaders),
+                        names=names, total=total))  # fmt: skip
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -118,7 +116,8 @@ def record_hand(game_id: int) -> str | Response | tuple[str, int]:
             show_rule_errors(form, broken)
         else:
             saved = number if recorded.resent else len(recorded.loaded.state.hands)
-            flash(f"Hand {saved} was already saved." if recorded.resent else f"Hand {saved} saved.", "done")
+            said = _("Hand %(number)d was already saved.", number=saved) if recorded.resent else None
+            flash(said or _("Hand %(number)d saved.", number=saved), "done")
             return redirect(url_for(".game", game_id=game_id))
     status = refused_token(form) or 422
     body = Markup(table_body(loaded, form, try_preview(loaded, form)))
@@ -129,7 +128,7 @@ def refused_token(form: HandForm) -> int | None:
     """400 when the form's token was refused; the page then shows the hand entered, ready to save again."""
     if not form.errors.get("csrf_token"):
         return None
-    form.form_errors.append("This page's form had expired. Your hand is kept: tap Save again.")
+    form.form_errors.append(_("This page's form had expired. Your hand is kept: tap Save again."))
     return 400
 
 
@@ -138,7 +137,7 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
     """Correct a hand; "Show the new totals" (or the script, as taps come) compares before saving."""
     loaded = games.load_game(game_id)
     if not 1 <= number <= len(loaded.state.hands):
-        abort(404, f"Game {game_id} has no hand {number}.")
+        abort(404, _("Game %(game)d has no hand %(number)d.", game=game_id, number=number))
     form = HandForm().for_table(loaded.players)
     after: rules.GameState | None = loaded.state
     status = 200
@@ -149,7 +148,7 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
             after = games.preview_correction(game_id, number, form.facts())
             if not request.form.get("preview"):
                 games.correct_hand(game_id, number, form.facts())
-                flash(f"Hand {number} corrected; the totals after it are recomputed.", "done")
+                flash(_("Hand %(number)d corrected; the totals after it are recomputed.", number=number), "done")
                 return redirect(url_for(".game", game_id=game_id))
         except rules.RuleError as broken:
             show_rule_errors(form, broken)
@@ -188,11 +187,11 @@ def undo_hand(game_id: int) -> Response:
     if form.validate_on_submit():
         number = seat_or_text(form.number.data)
         if not isinstance(number, int):
-            flash("Say which hand to undo: nothing was undone.", "error")
+            flash(_("Say which hand to undo: nothing was undone."), "error")
             return redirect(url_for(".game", game_id=game_id))
         try:
             games.undo_hand(game_id, number)
-            flash(f"Hand {number} was undone.", "done")
+            flash(_("Hand %(number)d was undone.", number=number), "done")
         except rules.RuleError as broken:
             flash(broken.message, "error")
     return redirect(url_for(".game", game_id=game_id))
@@ -202,7 +201,7 @@ def undo_hand(game_id: int) -> Response:
 def rematch(game_id: int) -> Response:
     loaded = games.load_game(game_id)
     if not ActionForm().validate_on_submit():
-        abort(400, "The form expired: go back and try again.")
+        abort(400, _("The form expired: go back and try again."))
     again = games.create_game(loaded.players, loaded.rules.as_dict())
     return redirect(url_for(".game", game_id=again.id))
 
