@@ -13,9 +13,10 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import config, guard, i18n, minify, opening, sites
+from . import config, guard, http_words, i18n, minify, opening, sites
 from .config import StartupError, database_url, proxy_count
 from .db import db
+from .languages import gettext as _
 from .models import ROW_NUMBER_MAX
 from .paths import bundled, instance_folder
 
@@ -69,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True
     i18n.init_app(app)
     csrf.exempt(i18n.bp)  # a language is no change to guard: the same-site check (sites.py) is enough
     register_blueprints(app)
+    app.add_template_filter(http_words.said)  # an error page's words (error.html)
     sites.init_app(app)  # after the blueprints: its checks go before every other hook
     minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -85,8 +87,9 @@ def make_data_folder(instance: Path) -> None:
     try:
         instance.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as failed:
-        raise StartupError(f"Cannot make the data folder {instance} ({failed.strerror}): choose another with "
-                           "--instance or SCOREKEEPER_INSTANCE.") from None  # fmt: skip
+        said = _("Cannot make the data folder %(path)s (%(problem)s): choose another with --instance or "
+                 "SCOREKEEPER_INSTANCE.", path=instance, problem=failed.strerror)  # fmt: skip
+        raise StartupError(said) from None
 
 
 def release_connections() -> None:
@@ -104,8 +107,9 @@ def instance_secret(instance: Path) -> str:
                 out.write(secrets.token_hex(32))  # never readable by others, not even for a moment
         return path.read_text().strip()
     except OSError as failed:
-        raise StartupError(f"Cannot keep the secret key in {path} ({failed.strerror}): let this user write the "
-                           "data folder, or choose another with --instance.") from None  # fmt: skip
+        said = _("Cannot keep the secret key in %(path)s (%(problem)s): let this user write the data folder, or "
+                 "choose another with --instance.", path=path, problem=failed.strerror)  # fmt: skip
+        raise StartupError(said) from None
 
 
 class RowNumber(IntegerConverter):

@@ -19,7 +19,7 @@ from typing import TypeVar
 import flask
 from flask import Blueprint, Flask, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
-from flask_babel import gettext, ngettext
+from flask_babel import gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from sqlalchemy import delete
 from sqlalchemy.exc import OperationalError
@@ -49,7 +49,7 @@ def public(view: View) -> View:
 
 
 class SignInForm(FlaskForm):
-    passcode = PasswordField("Passcode")
+    passcode = PasswordField(lazy_gettext("Passcode"))
     next = HiddenField()
 
 
@@ -144,7 +144,7 @@ def require_passcode() -> Response | tuple[Response, int] | None:
             return None
         if verdict > 0:
             return too_soon(verdict)
-    answer = jsonify({"error": "This server needs its passcode: send Authorization: Bearer <passcode>."})
+    answer = jsonify({"error": gettext("This server needs its passcode: send Authorization: Bearer <passcode>.")})
     answer.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
     return answer, 401
 
@@ -183,7 +183,7 @@ def sign_in() -> str | Response | tuple[str, int]:
             )
             status = 429
         else:
-            message, status = "That is not the passcode.", 401
+            message, status = gettext("That is not the passcode."), 401
     return render_template("sign_in.html", form=form, message=message), status
 
 
@@ -191,14 +191,14 @@ def sign_in() -> str | Response | tuple[str, int]:
 def sign_out() -> Response:
     """Forget this phone's session; the sign-in page it lands on tells the worker to drop the pages it kept."""
     if not FlaskForm().validate_on_submit():
-        flash("This page had expired, so the phone is still signed in: tap Sign out again.", "error")
+        flash(gettext("This page had expired, so the phone is still signed in: tap Sign out again."), "error")
         return redirect(url_for("table.home"))
     sign_in = session.get("sign_in")
     if isinstance(sign_in, str):
         db.session.execute(delete(models.SignIn).where(models.SignIn.id == sign_in))  # every copy of the cookie too
         db.session.commit()
     session.clear()
-    flash("Signed out. This phone needs the passcode again.", "done")
+    flash(gettext("Signed out. This phone needs the passcode again."), "done")
     return redirect(url_for("guard.sign_in"))
 
 

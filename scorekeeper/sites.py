@@ -14,15 +14,18 @@ import socket
 from collections.abc import Iterable
 
 from flask import Flask, Response, abort, current_app, request
+from flask_babel import lazy_gettext
 
 from . import guard
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site: this site's pages, or the address typed by hand
-OTHER_NAME = (
-    "This server does not answer to the name “{}”: open it by its address, or add the name to SCOREKEEPER_HOSTS."
+OTHER_NAME = lazy_gettext(
+    "This server does not answer to the name “%(name)s”: open it by its address, or add the name to SCOREKEEPER_HOSTS."
 )
-OTHER_SITE = "This was sent from another site, so nothing was done. Open the app's own page and try again."
+OTHER_SITE = lazy_gettext(
+    "This was sent from another site, so nothing was done. Open the app's own page and try again."
+)
 
 
 def init_app(app: Flask) -> None:
@@ -92,7 +95,7 @@ def refuse_other_hosts() -> None:
     """
     named = bool(request.environ.get("HTTP_HOST"))  # HTTP/1.0 may name none: then the address bound is used
     if named and not is_own_host(request.host, current_app.extensions["own_hosts"]):
-        message = OTHER_NAME.format(host_name(request.environ["HTTP_HOST"])[:100])
+        message = OTHER_NAME % {"name": host_name(request.environ["HTTP_HOST"])[:100]}
         if request.path.startswith("/api/"):
             abort(Response(json.dumps({"error": message}), 400, mimetype="application/json"))
         abort(Response(message + "\n", 400, mimetype="text/plain"))
@@ -111,4 +114,4 @@ def refuse_other_sites() -> None:
     origin = request.headers.get("Origin")
     own = request.host_url.rstrip("/").lower()
     if (site is not None and site not in OWN_SITE) or (origin is not None and origin.lower() != own):
-        abort(403, OTHER_SITE)
+        abort(403, str(OTHER_SITE))

@@ -2,6 +2,7 @@
 // The box shows the facts where they differ and the totals each choice leads to, side by side; neither choice
 // is the default (two plain buttons, nothing focused, nothing decided until one is tapped). The save (table.js)
 // and the outbox (offline-table.js) both use it.
+import { _ } from "./words.js";
 
 var JSON_HEADERS = { "Content-Type": "application/json" };
 
@@ -60,21 +61,21 @@ function element(tag, text, className) {
 // What a fact is, and its value, in the words of the table: short names, the cards' own names.
 function what(key, table) {
   if (key[0] === "hearts") return "♥ " + table.short[key[1]];
-  if (key === "all_tricks") return "Every trick";
-  if (key === "moon_option") return "Moon";
+  if (key === "all_tricks") return _("Every trick");
+  if (key === "moon_option") return _("Moon");
   return table.rules.cards.filter(function (card) { return card.key === key; })[0].name;
 }
 function value(key, fact, table) {
   if (fact === null || fact === undefined) return "—";
   if (key[0] === "hearts") return String(fact);
-  if (key === "moon_option") return table.rules.moon[fact].replace("{shooter}", "shooter");
+  if (key === "moon_option") return table.rules.moon[fact].replace("{shooter}", _("shooter"));
   return table.short[fact];
 }
 
 function differencesTable(found, table) {
   var grid = element("table", undefined, "versions");
   var head = grid.appendChild(element("thead")).appendChild(element("tr"));
-  ["", "This phone", "Other phone"].forEach(function (words) { head.appendChild(element("th", words)).scope = "col"; });
+  ["", _("This phone"), _("Other phone")].forEach(function (words) { head.appendChild(element("th", words)).scope = "col"; });
   var body = grid.appendChild(element("tbody"));
   differences(found.hand, found.theirs, table.rules.cards).forEach(function (difference) {
     var row = body.appendChild(element("tr"));
@@ -100,7 +101,7 @@ function choice(words, outcome, table, chosen) {
     button.disabled = true;
   } else {
     var totals = outcome.totals.map(function (total, seat) { return table.short[seat] + " " + total; }).join(" · ");
-    part.appendChild(element("p", "Totals then: " + totals));
+    part.appendChild(element("p", _("Totals then: %(totals)s", { totals: totals })));
   }
   return part;
 }
@@ -108,17 +109,17 @@ function choice(words, outcome, table, chosen) {
 // `choose.theirs()` keeps the server's hand (or drops this phone's, when the server has none to show),
 // `choose.mine()` puts this phone's in its place.
 function show(box, found, table, choose) {
-  var number = found.hand.number;
+  var number = { number: found.hand.number };
   styled();
-  var title = element("h2", "Hand " + number + ": two versions");
+  var title = element("h2", _("Hand %(number)d: two versions", number));
   title.tabIndex = -1;
   box.replaceChildren(title, element("p", found.message));
   if (found.theirs) {
     box.append(differencesTable(found, table),
-      choice("Keep the other phone's hand " + number, found.game, table, choose.theirs),
-      choice("Keep this phone's hand " + number, found.mine, table, choose.mine));
+      choice(_("Keep the other phone's hand %(number)d", number), found.game, table, choose.theirs),
+      choice(_("Keep this phone's hand %(number)d", number), found.mine, table, choose.mine));
   } else {
-    box.append(choice("Drop this phone's hand " + number, null, table, choose.theirs));
+    box.append(choice(_("Drop this phone's hand %(number)d", number), null, table, choose.theirs));
   }
   box.hidden = false;
   title.focus({ preventScroll: true });
@@ -131,7 +132,10 @@ function show(box, found, table, choose) {
 function beaten(table, sent, message) {
   var links = table.links;
   return gather(links.game_url, links.hands, sent, message).then(function (found) {
-    if (!found.theirs) return table.restart(sent, found.message + " Your hand is back on the form: check it and save.", "problem");
+    if (!found.theirs) {
+      var back = _("%(problem)s Your hand is back on the form: check it and save.", { problem: found.message });
+      return table.restart(sent, back, "problem");
+    }
     show(document.getElementById("conflict"), found, table.words(), {
       theirs: function () { table.settle("theirs", found.game.next_hand && found.game.next_hand.number); },
       mine: function () { table.settle("mine"); }

@@ -8,6 +8,7 @@
   var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s
   var tag = null;
   var updated = new Date(board.dataset.updated); // when the server made this page (the worker may give an old copy)
+  var _; // the words' module's (a plain script asks for it): the board is asked for once it is in
 
   function clock(when) {
     return String(when.getHours()).padStart(2, "0") + ":" + String(when.getMinutes()).padStart(2, "0");
@@ -17,7 +18,7 @@
     var stale = document.getElementById("stale"); // comes with each board, above its totals
     if (!stale) return;
     stale.hidden = fresh;
-    if (!fresh) stale.textContent = "not updated since " + clock(updated);
+    if (!fresh) stale.textContent = _("not updated since %(time)s", { time: clock(updated) });
   }
 
   function refresh() {
@@ -30,11 +31,14 @@
         tag = answer.headers.get("ETag");
         return answer.text().then(function (html) { board.innerHTML = html; });
       }
-      if (answer.status === 404) board.textContent = "This game was deleted.";
+      if (answer.status === 404) board.textContent = _("This game was deleted.");
     }).catch(function () { answered(false); })
       .then(function () { clearTimeout(timer); setTimeout(refresh, 1000); });
   }
-  refresh();
+  import("./words.js").then(function (words) {
+    _ = words._;
+    refresh();
+  });
 
   // The lock lapses whenever the page is hidden: ask again each time it shows.
   function keepAwake() {

@@ -5,6 +5,7 @@
 //
 // `hooks`, each optional: preview(facts) -> a promise of the preview's answer; complete(facts), each time the hand
 // on the form is complete; tapped(), on each tap; changed(), after each tap and preview (the page draws Save).
+import { _, ngettext } from "./words.js";
 
 function handForm(form, hooks) {
   var players = JSON.parse(form.dataset.players);
@@ -66,8 +67,13 @@ function handForm(form, hooks) {
   }
 
   function heartsWords(count) {
-    if (count < HEARTS) return count + " of " + HEARTS + " hearts: " + (HEARTS - count) + " missing";
-    return count + " of " + HEARTS + " hearts: " + (count - HEARTS) + " too many";
+    var values = { count: count, hearts: HEARTS };
+    if (count < HEARTS) {
+      return ngettext("%(count)d of %(hearts)d hearts: %(num)d missing", "%(count)d of %(hearts)d hearts: %(num)d missing",
+        HEARTS - count, values);
+    }
+    return ngettext("%(count)d of %(hearts)d hearts: %(num)d too many", "%(count)d of %(hearts)d hearts: %(num)d too many",
+      count - HEARTS, values);
   }
 
   // What the hand still lacks, and where: Save never sends a hand the page knows is incomplete.
@@ -76,11 +82,12 @@ function handForm(form, hooks) {
     if (count !== HEARTS) {
       var left = open();
       var seat = count < HEARTS && left.length ? left[0] : lastRow;
-      return { key: "hearts-" + seat, message: heartsWords(count) + " · check " + players[seat] + "’s row" };
+      var row = _("%(problem)s · check %(name)s’s row", { problem: heartsWords(count), name: players[seat] });
+      return { key: "hearts-" + seat, message: row };
     }
     var card = cardMissing();
     if (card) return { key: card.key, message: card.ask };
-    if (moonOn() && chosen("moon_option") === null) return { key: "moon_option", message: "Choose the moon option." };
+    if (moonOn() && chosen("moon_option") === null) return { key: "moon_option", message: _("Choose the moon option.") };
     return null;
   }
 
@@ -130,9 +137,9 @@ function handForm(form, hooks) {
   }
 
   function scoresWords(body) {
-    var words = "This hand: " + body.scores.map(function (s, seat) {
+    var words = _("This hand: %(scores)s", { scores: body.scores.map(function (s, seat) {
       return short[seat] + " " + (s > 0 ? "+" : "") + s;
-    }).join(", ");
+    }).join(", ") });
     return body.tie_break ? words + " · " + rules.tie_break : words;
   }
 
@@ -146,7 +153,7 @@ function handForm(form, hooks) {
         latest = body.totals ? { facts: facts(), totals: body.totals } : null; // of the advice, once it is chosen
         changed();
         if (held) return;
-        if (body.moon) say(players[body.moon.shooter] + " shot the moon: the options are above.", "ok");
+        if (body.moon) say(_("%(name)s shot the moon: the options are above.", { name: players[body.moon.shooter] }), "ok");
         else if (body.scores) say(scoresWords(body), "ok");
       });
     }).catch(function () { /* no answer: the server checks the hand again on Save */ });
@@ -157,7 +164,8 @@ function handForm(form, hooks) {
     var card = cardMissing();
     latest = null;
     if (count !== HEARTS) hideMoon();
-    var words = count === 0 || count === HEARTS ? count + " of " + HEARTS + " hearts" : heartsWords(count);
+    var words = count === 0 || count === HEARTS ? _("%(count)d of %(hearts)d hearts", { count: count, hearts: HEARTS })
+      : heartsWords(count);
     if (count === HEARTS && card) words += " · " + card.ask.charAt(0).toLowerCase() + card.ask.slice(1);
     if (!held) say(words, count === HEARTS && !card ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
     if (count === HEARTS && !card) {

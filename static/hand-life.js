@@ -1,5 +1,5 @@
-// A hand's life on the table page, from the tap on Save to the server's answer, as plain functions: no page,
-// no network, no clock here (table.js draws each state and carries out each effect; tests call these alone).
+// A hand's life on the table page, from the tap on Save to the server's answer, as plain functions: no page
+// (but its words, words.js), no network, no clock here (table.js draws each state and carries out each effect; tests call these alone).
 //
 //   entering --save--> saving: the totals of the latest preview shown at once, the hand marked as saving
 //   saving --answer--> saved (200, 201) | refused (422, with its field) | conflict (409) | failed (another error)
@@ -12,8 +12,11 @@
 // saved (its number), totals, message, field, choice, stale (the form still shows the hand sent)}. Each step
 // gives back {state, effect}: the effect is what the page must do next ("send", "queue", "refresh",
 // "compare", "correct", "reset"), or null.
+import { _ } from "./words.js";
 
-var NO_ANSWER = "The server did not answer. Your hand is kept: tap Save again.";
+function noAnswer() {
+  return _("The server did not answer. Your hand is kept: tap Save again.");
+}
 
 function entering(number) {
   return { phase: "entering", number: number };
@@ -67,12 +70,12 @@ function answered(state, status, body) {
   if (status === 409) return step(held("conflict", state, body.error), "compare");
   if (status === 422) return step(held("refused", state, body.error, body.errors));
   if (!status && !state.choice) return step(queued(state.hand), "queue");
-  return step(held("failed", state, body.error || NO_ANSWER));
+  return step(held("failed", state, body.error || noAnswer()));
 }
 
 // The outbox could not be had (no network, and its script never kept): the hand stays on the form.
 function notQueued(state) {
-  return state.phase === "queued" ? held("failed", { number: state.saved, hand: state.hand }, NO_ANSWER) : state;
+  return state.phase === "queued" ? held("failed", { number: state.saved, hand: state.hand }, noAnswer()) : state;
 }
 
 // A chip tapped: the next hand begins, or the one held is being changed (a conflict stays until settled).
@@ -95,7 +98,7 @@ function renumbered(state, number) {
 
 // Stored, but the page could not be fetched again: the form starts the next hand by itself.
 function refreshFailed(state) {
-  var words = lineWords(state) + " The page could not refresh: reload it to see the totals.";
+  var words = _("%(saved)s The page could not refresh: reload it to see the totals.", { saved: lineWords(state) });
   return step(Object.assign({}, state, { message: words, stale: false }), "reset");
 }
 
@@ -119,27 +122,31 @@ function elsewhere(state, entered) {
 
 // What changed, from the number of the next hand before and after; `kept`, the hand entered here.
 function changedWords(before, after, kept) {
-  var words = after > before ? "Hand " + (after - 1) + " was saved on another phone."
-    : after < before ? "Hand " + after + " was undone on another phone." : "A hand was corrected on another phone.";
-  return kept ? words + " Your hand " + kept + " stays on the form: Save checks it against the server's." : words;
+  var words = after > before ? _("Hand %(number)d was saved on another phone.", { number: after - 1 })
+    : after < before ? _("Hand %(number)d was undone on another phone.", { number: after })
+      : _("A hand was corrected on another phone.");
+  if (!kept) return words;
+  return _("%(change)s Your hand %(number)d stays on the form: Save checks it against the server's.",
+    { change: words, number: kept });
 }
 
 // What the Save button says; `label`, what it says while a hand is entered.
 function buttonWords(state, label) {
-  if (state.phase === "saving") return "Saving hand " + state.hand.number + "…";
-  if (state.phase === "saved") return "Hand " + state.saved + " saved ✓";
-  if (state.phase === "queued") return "Hand " + state.saved + " kept ✓";
+  if (state.phase === "saving") return _("Saving hand %(number)d…", { number: state.hand.number });
+  if (state.phase === "saved") return _("Hand %(number)d saved ✓", { number: state.saved });
+  if (state.phase === "queued") return _("Hand %(number)d kept ✓", { number: state.saved });
   return label;
 }
 
 // What the line above Save says after an answer; null while the live check speaks.
 function lineWords(state) {
-  var number = state.saved;
+  var number = { number: state.saved };
   if (state.message) return state.message;
-  if (state.phase === "queued") return "Hand " + number + " is kept on this phone: it goes when the server answers.";
+  if (state.phase === "queued") return _("Hand %(number)d is kept on this phone: it goes when the server answers.", number);
   if (state.phase !== "saved") return null;
-  if (state.choice) return "Hand " + number + ": " + (state.choice === "mine" ? "this" : "the other") + " phone's kept.";
-  return "Hand " + number + (state.resent ? " was already saved." : " saved.");
+  if (state.choice === "mine") return _("Hand %(number)d: this phone's kept.", number);
+  if (state.choice) return _("Hand %(number)d: the other phone's kept.", number);
+  return state.resent ? _("Hand %(number)d was already saved.", number) : _("Hand %(number)d saved.", number);
 }
 
 // The hands waiting on this phone, as the outbox keeps them (`storage`: the page's localStorage; `key`: the

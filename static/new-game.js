@@ -6,19 +6,23 @@
   var form = document.querySelector("form.new-game");
   if (!form) return;
   var boxes = Array.prototype.slice.call(form.querySelectorAll("input[data-seat]"));
+  var _ = null; // the words' module (a plain script asks for it): the names are shown once it is in
   function update() {
     boxes.forEach(function (input) {
       var label = form.querySelector('[data-dealer-label="' + input.dataset.seat + '"]');
       var name = input.value.trim();
-      label.textContent = name || "Player " + (Number(input.dataset.seat) + 1);
+      label.textContent = name || _("Player %(number)d", { number: Number(input.dataset.seat) + 1 });
       label.parentElement.hidden = !name && Number(input.dataset.seat) >= 3;
     });
   }
   form.addEventListener("input", function (event) {
     delete event.target.dataset.filled; // typed into: a tap in it now places the cursor as usual
+    if (_) update();
+  });
+  import("./words.js").then(function (words) {
+    _ = words._;
     update();
   });
-  update();
 
   // Enter goes on to the next name; in the last box it puts the keyboard away, so the rest of the form shows.
   form.addEventListener("keydown", function (event) {
@@ -49,7 +53,7 @@
         else delete box.dataset.filled;
         box.removeAttribute("aria-invalid");
       });
-      update();
+      if (_) update();
     });
   }
 
@@ -73,6 +77,7 @@
     presets.querySelectorAll("[data-preset]").forEach(function (other) {
       other.setAttribute("aria-pressed", String(other === link));
     });
-    note.textContent = link.textContent + ": the house rules below are filled in. Change any of them before you start.";
+    var preset = { preset: link.textContent };
+    if (_) note.textContent = _("%(preset)s: the house rules below are filled in. Change any of them before you start.", preset);
   });
 })();

@@ -4,6 +4,7 @@
 // scorekeeper/views/app_shell.py). Back online, the hands go in order and the page says how many went.
 import * as outbox from "./outbox.js";
 import * as conflicts from "./conflict.js";
+import { _, ngettext, pieces } from "./words.js";
 
 var SAID_FOR = 5000; // ms "2 hands sent" stays up
 var table; // the page, as table.js hands it over: its addresses, renumber(number), sent(), words()
@@ -11,17 +12,14 @@ var game; // the game's id and addresses, for the outbox
 var facts, names, rules;
 var settling = null; // the conflict on screen: nothing more is sent until the person chooses
 
-function counted(count, noun) {
-  return count + " " + noun + (count === 1 ? "" : "s");
-}
-
 // The connection banner: offline, or online with hands still to send. (Plain, like the three below.)
 function waitingWords(count, online) {
-  var where = online ? "not sent yet" : "offline";
-  return count ? where + " · " + counted(count, "hand") + " waiting" : where;
+  if (!count) return online ? _("not sent yet") : _("offline");
+  if (online) return ngettext("not sent yet · %(num)d hand waiting", "not sent yet · %(num)d hands waiting", count);
+  return ngettext("offline · %(num)d hand waiting", "offline · %(num)d hands waiting", count);
 }
 function sentWords(count) {
-  return counted(count, "hand") + " sent";
+  return ngettext("%(num)d hand sent", "%(num)d hands sent", count);
 }
 // The number of the next hand: after the hands waiting, else the server's.
 function nextNumber(queue, number) {
@@ -82,7 +80,7 @@ function handsTable() {
   var body = document.querySelector(".hands tbody");
   if (body) return body;
   var section = element("section", undefined, "hands");
-  section.appendChild(element("h2", "Hands so far"));
+  section.appendChild(element("h2", _("Hands so far")));
   body = section.appendChild(element("table")).appendChild(element("tbody"));
   document.getElementById("hand-form").after(section);
   return body;
@@ -97,12 +95,13 @@ function showWaiting(queue) {
     row.appendChild(element("th", String(hand.number))).scope = "row";
     var moon = shooterOf(hand);
     rawPoints(hand).forEach(function (points, at) {
-      var words = moon === null ? (points ? (points > 0 ? "+" : "") + points : "0") : at === moon ? "moon: scored when back online" : "";
+      var words = moon === null ? (points ? (points > 0 ? "+" : "") + points : "0") : at === moon ? _("moon: scored when back online") : "";
       row.appendChild(element("td", words));
     });
     row.appendChild(element("td"));
     var note = element("tr", undefined, "waiting-note");
-    note.appendChild(element("td", "Hand " + hand.number + ": waiting to be sent")).colSpan = names.length + 2;
+    var words = _("Hand %(number)d: waiting to be sent", { number: hand.number });
+    note.appendChild(element("td", words)).colSpan = names.length + 2;
     body.prepend(row);
     body.prepend(note);
   });
@@ -112,11 +111,12 @@ function showNextHand(number) {
   var section = document.querySelector(".next-hand");
   var ahead = facts.ahead.filter(function (hand) { return hand.number === number; })[0];
   if (!section) return;
-  section.replaceChildren(element("h1", "Hand " + number));
-  if (!ahead) { section.appendChild(element("p", "Who deals and passes shows again when back online.")); return; }
+  section.replaceChildren(element("h1", _("Hand %(number)d", { number: number })));
+  if (!ahead) { section.appendChild(element("p", _("Who deals and passes shows again when back online."))); return; }
   var deals = section.appendChild(element("p"));
-  deals.append(element("strong", names[ahead.dealer]), " deals. The holder of " + facts.leads + " leads.");
-  if (facts.removed.length) deals.append(" Remove the " + facts.removed.join(" and ") + ".");
+  var dealer = element("strong", names[ahead.dealer]);
+  deals.append.apply(deals, pieces(_("%(name)s deals. The holder of %(leads)s leads."), { name: dealer, leads: facts.lead }));
+  if (facts.removed.length) deals.append(" ", _("Remove the %(cards)s.", { cards: facts.removed_words }));
   section.appendChild(element("p", ahead.pass, "pass")); // "Pass 3 cards across", in the rules' words
   var list = section.appendChild(element("ul", undefined, "passes"));
   ahead.passes.forEach(function (pair) { list.appendChild(element("li", names[pair[0]] + " → " + names[pair[1]])); });

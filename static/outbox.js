@@ -13,6 +13,7 @@
 // never dropped silently. Each promise also says how many hands went through: result.sent.
 import { waitingIn } from "./hand-life.js";
 import { gather } from "./conflict.js";
+import { _ } from "./words.js";
 
 var JSON_HEADERS = { "Content-Type": "application/json" };
 
@@ -39,11 +40,13 @@ function sameHand(stored, hand) {
 // A refusal, with the server's hand under that number (if any) to show beside this phone's.
 function conflict(game, hand, answer) {
   return answer.json().catch(function () { return {}; }).then(function (reason) {
-    var message = reason.error || "The server refused this hand.";
+    var message = reason.error || _("The server refused this hand.");
     return gather(game.gameUrl, game.hands, hand, message);
   }).then(function (found) {
     if (answer.status === 409 && sameHand(found.theirs, hand)) return "saved"; // sent before; its answer was lost
-    if (found.theirs) found.message = "Another phone recorded hand " + hand.number + " while this one was offline.";
+    if (found.theirs) {
+      found.message = _("Another phone recorded hand %(number)d while this one was offline.", { number: hand.number });
+    }
     found.conflict = true;
     return found;
   }, function () { return "queued"; });

@@ -4,6 +4,7 @@
 // page is) | refused | conflict | failed | queued. What is needed only now and then comes when it is: a conflict
 // (conflict.js), Undo (undo.js), the outbox (offline-table.js); each gets `table` below.
 import * as life from "./hand-life.js";
+import { _ } from "./words.js";
 
 var GIVE_UP = 10000; // ms: a save with no answer by then waits in the outbox (a resend of it is harmless)
 var JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
@@ -62,7 +63,7 @@ var effects = {
   compare: function () {
     var sent = state.hand;
     import("./conflict.js").then(function (conflict) { return conflict.beaten(table, sent, state.message); })
-      .catch(function () { page.hand.say(state.message + " Tap Save to try again.", "problem"); });
+      .catch(function () { page.hand.say(_("%(problem)s Tap Save to try again.", { problem: state.message }), "problem"); });
   }
 };
 
@@ -124,8 +125,8 @@ function drawTotals() {
 function offerUndo(number, sent) {
   var offer = document.createElement("button");
   offer.type = "button";
-  offer.textContent = "Undo…";
-  offer.setAttribute("aria-label", "Undo hand " + number + "…");
+  offer.textContent = _("Undo…");
+  offer.setAttribute("aria-label", _("Undo hand %(number)d…", { number: number }));
   offer.addEventListener("click", function () {
     import("./undo.js").then(function (undo) { undo.ask(table, number, sent); });
   });

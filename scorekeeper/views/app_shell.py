@@ -14,13 +14,16 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, render_template, send_from_directory, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.sansio.app import App
+from flask_babel import get_locale, gettext
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
-from .. import guard, minify, rules
+from .. import guard, minify, rules, script_words
+from ..rules.describe import card_name
 from ..service import games
 
 bp = Blueprint("app_shell", __name__)
+bp.add_app_template_global(script_words.script_words)
 
 LIGHT = {"background": "#f7f5f0", "theme": "#f7f5f0"}  # app.css --bg
 DARK = {"background": "#121212", "theme": "#121212"}
@@ -41,6 +44,7 @@ SHELL_FILES = (
         "outbox.js",
         "offline-table.js",
         "conflict.js",
+        "words.js",
     ),
     "icons/icon-192.png",
 )
@@ -71,7 +75,8 @@ def manifest() -> Response:
             "id": "/",
             "name": "Hearts Scorekeeper",
             "short_name": "Hearts",
-            "description": "Keeps score for Hearts played with real cards.",
+            "description": gettext("Keeps score for Hearts played with real cards."),
+            "lang": str(get_locale()),
             "start_url": "/",
             "scope": "/",
             "display": "standalone",
@@ -120,6 +125,8 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
         "totals": list(loaded.state.totals),
         "leads": loaded.setup.leads,
         "removed": list(loaded.setup.removed),
+        "lead": card_name(loaded.setup.leads),  # the two above in the table's words
+        "removed_words": rules.words.listed([card_name(card) for card in loaded.setup.removed]),
         "ahead": [
             {
                 "number": hand.number,
@@ -156,7 +163,9 @@ def service_worker() -> Response:
     shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for(".offline")]
     version = current_app.extensions["app_shell_version"]
     sign_in = url_for("guard.sign_in")
-    body = minify.script(render_template("app_shell/sw.js", version=version, shell=shell, sign_in=sign_in))
+    language = str(get_locale())
+    worker = render_template("app_shell/sw.js", version=version, shell=shell, sign_in=sign_in, language=language)
+    body = minify.script(worker)
     answer = Response(body, mimetype="text/javascript")
     answer.headers["Cache-Control"] = "no-cache"
     return answer

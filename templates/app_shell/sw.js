@@ -1,14 +1,20 @@
 // The service worker: the app shell from a cache named after this deploy, pages from the network first.
-// Served by the app at /sw.js (scope: the whole app); the server fills in VERSION and SHELL.
+// Served by the app at /sw.js (scope: the whole app); the server fills in VERSION, SHELL and LANGUAGE.
 "use strict";
 var VERSION = {{ version | tojson }};
-var SHELL = "shell-" + VERSION;
+// The phone's language is in this file: when it changes, so do the worker's bytes, and the browser installs it
+// afresh on the next page opened; the offline page comes again, in the new language, into a cache of its own.
+var LANGUAGE = {{ language | tojson }};
+var SHELL = "shell-" + VERSION + "-" + LANGUAGE;
 var PAGES = "pages"; // pages opened recently, kept across deploys: they are refreshed on every visit online
 var SHELL_FILES = {{ shell | tojson }};
 var OFFLINE_PAGE = SHELL_FILES[SHELL_FILES.length - 1];
 var KEEP = /^\/(games\/\d+(\/follow)?)?$/; // home, a game's table page, its follow view
 var SIGN_IN = {{ sign_in | tojson }};
 var MOST_PAGES = 30;
+// The shell's files are the same whatever the phone's language or cookies (their Vary says what pages vary by):
+// one copy answers every request for it.
+var SAME_FILE = { ignoreVary: true };
 var storing = {}; // path -> the promise of its page being written to the cache
 
 self.addEventListener("install", function (event) {
@@ -65,11 +71,11 @@ self.addEventListener("fetch", function (event) {
       return written;
     }).catch(function () {
       return caches.match(url.pathname).then(function (hit) {
-        return hit || (request.mode === "navigate" ? caches.match(OFFLINE_PAGE) : Response.error());
+        return hit || (request.mode === "navigate" ? caches.match(OFFLINE_PAGE, SAME_FILE) : Response.error());
       });
     }));
   } else if (SHELL_FILES.indexOf(url.pathname) !== -1) {
-    event.respondWith(caches.match(request).then(function (hit) { return hit || fetch(request); }));
+    event.respondWith(caches.match(request, SAME_FILE).then(function (hit) { return hit || fetch(request); }));
   }
 });
 
