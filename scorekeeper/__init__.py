@@ -13,7 +13,7 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import config, guard, http_words, i18n, minify, opening, sites
+from . import config, guard, i18n, minify, opening, sites
 from .config import StartupError, database_url, proxy_count
 from .db import db
 from .languages import gettext as _
@@ -70,7 +70,6 @@ def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True
     i18n.init_app(app)
     csrf.exempt(i18n.bp)  # a language is no change to guard: the same-site check (sites.py) is enough
     register_blueprints(app)
-    app.add_template_filter(http_words.said)  # an error page's words (error.html)
     sites.init_app(app)  # after the blueprints: its checks go before every other hook
     minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]

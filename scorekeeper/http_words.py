@@ -1,9 +1,8 @@
 """The words of the error pages (404, 405, 413, a form's expired token, 500, …) in the request's language.
 
-Werkzeug and Flask-WTF name an error and say what went wrong in English; the error page
-(templates/error.html) shows those words through the ``said`` filter, which gives each in the
-request's language. Any other words (a description the app gave itself, already translated) pass
-as they are.
+Werkzeug and Flask-WTF name an error and say what went wrong in English; the error handler
+(views/common.py) gives each in the request's language, on the error page and in the API's
+JSON. Any other words (a description the app gave itself, already translated) pass as they are.
 """
 
 from flask_babel import get_translations

@@ -64,6 +64,15 @@ def test_the_apis_errors_come_in_the_language_asked_for(table, client):
     assert table.game()["hands"] == []  # and nothing was stored either way
 
 
+def test_the_apis_http_errors_come_in_the_language_asked_for_too(client):
+    """Werkzeug's own words (a 405, a 404 for an address the app does not have) in the JSON as on the pages."""
+    assert client.patch("/api/games", headers=GERMAN).json["error"] == (
+        "Diese Adresse nimmt diese Art von Anfrage nicht an."
+    )
+    assert client.patch("/api/games").json["error"] == "The method is not allowed for the requested URL."
+    assert "not found" not in client.get("/api/nowhere", headers=GERMAN).json["error"]
+
+
 def test_a_cards_name_follows_its_grammar_in_german(table, client):
     table.start_game(black_maria=True)
     answer = client.post(f"/api/games/{table.game_id}/hands", json={"hearts": [4, 0, 9, 0], "queen": 1}, headers=GERMAN)

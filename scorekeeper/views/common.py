@@ -21,6 +21,7 @@ from werkzeug.wsgi import get_content_length
 from .. import rules
 from ..db import db, is_busy
 from ..forms import ActionForm
+from ..http_words import said
 from ..languages import DEFAULT
 from ..service import games, restore
 
@@ -174,7 +175,8 @@ def error_answer(status: int, title: str, message: str, errors: dict[str, str] |
 
 
 def http_error(problem: HTTPException) -> ResponseReturnValue:
-    answer = make_response(error_answer(problem.code or 500, problem.name, problem.description or problem.name))
+    title, description = said(problem.name), said(problem.description or problem.name)
+    answer = make_response(error_answer(problem.code or 500, title, description))
     for header, value in problem.get_headers():  # a 405's Allow, a 401's WWW-Authenticate: the answer's own type
         if header.lower() != "content-type":
             answer.headers[header] = value
