@@ -136,3 +136,28 @@ def test_the_app_reads_the_compiled_catalogs_the_build_makes():
         compiled = TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo"
         source = compiled.with_suffix(".po")
         assert compiled.is_file() and compiled.stat().st_mtime >= source.stat().st_mtime, "make compiles the catalogs"
+
+
+# What a template may show outside a message: the app's name, the same in every language.
+NAME = {"Hearts", "Scorekeeper"}
+JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.S)
+
+
+def words_outside_messages(template: str) -> set[str]:
+    """The words a template shows that no message holds: its text and the attributes read aloud or shown
+    (title, aria-label, placeholder, alt), once its tags, Jinja's parts and its trans blocks are taken out.
+
+    >>> sorted(words_outside_messages('<p title="Totals">{{ _("Hand") }} of {% trans %}a b{% endtrans %}</p>'))
+    ['Totals', 'of']
+    """
+    text = re.sub(r"\{%-?\s*trans\b.*?\{%-?\s*endtrans\s*-?%\}", " ", template, flags=re.S)
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", JINJA.sub(" ", text), flags=re.S)
+    shown = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', text)
+    return set(re.findall(r"[^\W\d_]{2,}", " ".join([re.sub(r"<[^>]*>", " ", text), *shown])))
+
+
+@pytest.mark.parametrize(
+    "template", sorted(path.relative_to(ROOT / "templates") for path in (ROOT / "templates").rglob("*.html"))
+)
+def test_a_template_shows_no_word_outside_a_message(template):
+    assert words_outside_messages((ROOT / "templates" / template).read_text(encoding="utf-8")) <= NAME
