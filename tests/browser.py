@@ -123,3 +123,13 @@ def given_back(app, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while engine.pool.checkedout() and time.monotonic() < deadline:
         time.sleep(0.01)
+
+
+def with_wake_lock(page, present: bool) -> list:
+    """Give ``page`` a screen wake lock that records each request in ``window.asked`` (or none at all, as a
+    browser without one); the errors the page raises are collected in the list given back."""
+    errors: list = []
+    page.on("pageerror", lambda error: errors.append(error))
+    lock = "{ request: kind => { window.asked.push(kind); return Promise.resolve({}); } }" if present else "undefined"
+    page.add_init_script(f"window.asked = []; Object.defineProperty(navigator, 'wakeLock', {{ value: {lock} }});")
+    return errors

@@ -188,3 +188,38 @@ def live_server(app):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args, playwright):
     return {**browser_context_args, **playwright.devices["iPhone 13"]}
+
+
+@pytest.fixture
+def phone(browser):
+    """A new small phone (its own browser context) each call, light or dark, asking for ``locale``'s language if
+    given; ``offline_ready`` waits for the service worker."""
+    from browser import SMALL_PHONE
+    from playwright.sync_api import expect
+
+    contexts = []
+
+    def open_phone(url: str, scheme: str = "light", offline_ready: bool = False, locale: str | None = None):
+        context = browser.new_context(**SMALL_PHONE, color_scheme=scheme, **({"locale": locale} if locale else {}))
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        if offline_ready:
+            expect(page.locator("html[data-offline-ready=yes]")).to_have_count(1)
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def five(client, live_server):
+    """Five long, alike names, three hands played: hand 4 is next. The table page's address, and the game's in
+    the API."""
+    from browser import ALIKE_NAMES
+
+    game = client.post("/api/games", json={"players": ALIKE_NAMES}).json
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
+        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
+    return f"{live_server}/games/{game['id']}", f"/api/games/{game['id']}"

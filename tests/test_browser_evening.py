@@ -5,7 +5,7 @@ import re
 
 import itsdangerous.timed
 import pytest
-from browser import LONG_NAMES, SMALL_PHONE, in_sight, served
+from browser import LONG_NAMES, SMALL_PHONE, in_sight, served, with_wake_lock
 from playwright.sync_api import Locator, Page, expect
 
 from scorekeeper import create_app
@@ -178,14 +178,7 @@ def test_the_correct_page_compares_before_and_after_as_you_tap(small, live_serve
 @pytest.mark.parametrize("lock", ["present", "absent"])
 def test_the_table_page_keeps_the_screen_on_where_it_can(small, live_server, five, lock):
     page = small()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(error))
-    stub = (
-        "{ request: kind => { window.asked.push(kind); return Promise.resolve({}); } }"
-        if lock == "present"
-        else "undefined"
-    )
-    page.add_init_script(f"window.asked = []; Object.defineProperty(navigator, 'wakeLock', {{ value: {stub} }});")
+    errors = with_wake_lock(page, lock == "present")
     page.goto(live_server + five)
     expect(page.get_by_role("button", name="Save hand")).to_be_visible()
     assert page.evaluate("window.asked") == (["screen"] if lock == "present" else [])

@@ -5,43 +5,14 @@ connection and of a tie-break."""
 import re
 
 import pytest
-from browser import SMALL_PHONE
+from browser import ALIKE_NAMES
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
-NAMES = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]
-PLAYED = [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]
-BEFORE = ["19", "16", "14", "16", "13"]  # the totals after them
+NAMES = ALIKE_NAMES  # the `five` fixture (conftest.py) has them play three hands
+BEFORE = ["19", "16", "14", "16", "13"]  # the totals after the three hands of `five`
 SAVED = ["24", "16", "27", "24", "13"]  # and after 5, 0, 0, 8, 0 hearts, the Q♠ to Christina
 SECONDS = 15_000  # ms: what "within seconds" may take on a busy machine (the page asks every 2 s)
-
-
-@pytest.fixture
-def phone(browser):
-    """A new small phone (its own browser context) each call; ``offline_ready`` waits for the service worker."""
-    contexts = []
-
-    def open_phone(url: str, scheme: str = "light", offline_ready: bool = False) -> Page:
-        context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(url)
-        if offline_ready:
-            expect(page.locator("html[data-offline-ready=yes]")).to_have_count(1)
-        return page
-
-    yield open_phone
-    for context in contexts:
-        context.close()
-
-
-@pytest.fixture
-def five(client, live_server):
-    """Five long, alike names, three hands played: hand 4 is next."""
-    game = client.post("/api/games", json={"players": NAMES}).json
-    for hearts, queen in PLAYED:
-        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
-    return f"{live_server}/games/{game['id']}", f"/api/games/{game['id']}"
 
 
 def hearts(page: Page, name: str) -> Locator:

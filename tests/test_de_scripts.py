@@ -18,7 +18,6 @@ from scorekeeper.db import db
 from server import ROOT
 
 STATIC = ROOT / "static"
-NAMES = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]
 
 
 def words_block(answer) -> dict:
@@ -128,34 +127,6 @@ def test_the_error_pages_speak_german(strict_app):
     assert "<h1>Not Found</h1>" in english and "Back to the games" in english
 
 
-@pytest.fixture
-def german_phone(browser, tmp_path):
-    """A small phone whose browser asks for German (each call its own); its screenshots go to ``tmp_path``."""
-    contexts = []
-
-    def open_phone(url: str, offline_ready: bool = False, locale: str = "de-DE") -> Page:
-        context = browser.new_context(**SMALL_PHONE, locale=locale)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(url)
-        if offline_ready:
-            expect(page.locator("html[data-offline-ready=yes]")).to_have_count(1)
-        return page
-
-    yield open_phone
-    for context in contexts:
-        context.close()
-
-
-@pytest.fixture
-def five(client, live_server):
-    """Five long, alike names, three hands played: hand 4 is next."""
-    game = client.post("/api/games", json={"players": NAMES}).json
-    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
-        client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
-    return f"{live_server}/games/{game['id']}", f"/api/games/{game['id']}"
-
-
 def enter(page: Page, counts: list[int], queen: int) -> None:
     for seat, count in enumerate(counts):
         row = page.locator(f"#hearts-{seat}")
@@ -171,8 +142,8 @@ def fits(page: Page, shot: Path) -> None:
 
 
 @pytest.mark.browser
-def test_a_german_phone_saves_a_hand_and_asks_before_undoing_it(german_phone, five, tmp_path):
-    page = german_phone(five[0])
+def test_a_phone_saves_a_hand_and_asks_before_undoing_it(phone, five, tmp_path):
+    page = phone(five[0], locale="de-DE")
     enter(page, [5, 0, 0, 8, 0], 2)
     save = page.locator(".save-bar [type=submit]")
     save.click()
@@ -189,9 +160,9 @@ def test_a_german_phone_saves_a_hand_and_asks_before_undoing_it(german_phone, fi
 
 
 @pytest.mark.browser
-def test_a_german_phone_offline_says_how_many_hands_wait_and_went(german_phone, five, client, tmp_path):
+def test_a_phone_offline_says_how_many_hands_wait_and_went(phone, five, client, tmp_path):
     url, api = five
-    page = german_phone(url, offline_ready=True)
+    page = phone(url, offline_ready=True, locale="de-DE")
     page.context.set_offline(True)
     banner = page.locator("#connection")
     expect(banner).to_have_text("offline")
@@ -212,9 +183,9 @@ def test_a_german_phone_offline_says_how_many_hands_wait_and_went(german_phone, 
 
 
 @pytest.mark.browser
-def test_a_german_phone_shows_a_conflict_in_german(german_phone, five, client, tmp_path):
+def test_a_phone_shows_a_conflict_in_german(phone, five, client, tmp_path):
     url, api = five
-    first, second = german_phone(url), german_phone(url)
+    first, second = phone(url, locale="de-DE"), phone(url, locale="de-DE")
     enter(first, [5, 0, 0, 8, 0], 2)
     enter(second, [5, 0, 0, 8, 0], 3)
     second.locator(".save-bar [type=submit]").click()
@@ -245,9 +216,9 @@ NEW_WORKER = """() => { (async () => {
 
 
 @pytest.mark.browser
-def test_a_phone_switched_to_german_gets_the_offline_page_in_german(german_phone, live_server):
+def test_a_phone_switched_to_german_gets_the_offline_page_in_german(phone, live_server):
     """The worker kept the English offline page; the switch brings a new worker, and with it the German page."""
-    page = german_phone(f"{live_server}/", offline_ready=True, locale="en-US")
+    page = phone(f"{live_server}/", offline_ready=True, locale="en-US")
     page.get_by_role("button", name="Deutsch").click()
     expect(page.locator("html")).to_have_attribute("lang", "de")
     page.evaluate(NEW_WORKER)

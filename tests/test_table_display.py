@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from browser import ALIKE_NAMES, shown_text, shown_texts
+from browser import ALIKE_NAMES, shown_text, shown_texts, with_wake_lock
 from playwright.sync_api import Browser, expect
 
 
@@ -101,14 +101,7 @@ def test_the_follow_page_keeps_the_screen_on_where_it_can(browser: Browser, live
     table.start_game()
     context = browser.new_context(viewport={"width": 1180, "height": 820})
     page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(error))
-    stub = (
-        "{ request: kind => { window.asked.push(kind); return Promise.resolve({}); } }"
-        if lock == "present"
-        else "undefined"
-    )
-    page.add_init_script(f"window.asked = []; Object.defineProperty(navigator, 'wakeLock', {{ value: {stub} }});")
+    errors = with_wake_lock(page, lock == "present")
     page.goto(f"{live_server}/games/{table.game_id}/follow")
     expect(page.locator('[data-total="0"]')).to_have_text("0")
     assert page.evaluate("window.asked") == (["screen"] if lock == "present" else [])
