@@ -1,6 +1,10 @@
 // Keep the follow view fresh: ask every second, and swap the board in only when it changed (ETag).
 // When the server stops answering, say since when the numbers are old instead of showing them as current.
 // A phone or tablet standing on the table as its display keeps its screen on, where the browser can.
+// A module that imports its words: they are in before the page counts as loaded, so a server gone a moment
+// after that is still said.
+import { _ } from "./words.js";
+
 (function () {
   "use strict";
   var board = document.getElementById("board");
@@ -8,7 +12,6 @@
   var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s
   var tag = null;
   var updated = new Date(board.dataset.updated); // when the server made this page (the worker may give an old copy)
-  var _; // the words' module's (a plain script asks for it): the board is asked for once it is in
 
   function clock(when) {
     return String(when.getHours()).padStart(2, "0") + ":" + String(when.getMinutes()).padStart(2, "0");
@@ -35,10 +38,7 @@
     }).catch(function () { answered(false); })
       .then(function () { clearTimeout(timer); setTimeout(refresh, 1000); });
   }
-  import("./words.js").then(function (words) {
-    _ = words._;
-    refresh();
-  });
+  refresh();
 
   // The lock lapses whenever the page is hidden: ask again each time it shows.
   function keepAwake() {
