@@ -26,7 +26,7 @@ from pathlib import Path
 from playwright.sync_api import expect, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from browser import CHROMIUM, CHROMIUM_ARGS, SMALL_PHONE  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, SMALL_PHONE, tap_hand  # noqa: E402
 
 from server import call, running_server  # noqa: E402
 
@@ -58,13 +58,7 @@ SAVED = "() => document.querySelector('.save-bar [type=submit]').textContent ===
 
 def record(page, hearts: list[int], queen: int, number: int, totals: list[int]) -> tuple[float, float]:
     """Enter one hand, tap Save, and give back (tap to totals, tap to confirmed) in ms."""
-    for name, count in zip(PLAYERS, hearts, strict=True):
-        chip = page.get_by_role("group", name=f"Hearts taken by {name}").get_by_role(
-            "radio", name=str(count), exact=True
-        )
-        if not chip.is_checked():
-            chip.locator("xpath=..").click()
-    page.locator("#queen .chip-row > label").nth(queen).click()
+    tap_hand(page, PLAYERS, hearts, queen)
     expect(page.locator("#live-check")).to_have_text(re.compile("^This hand: "))
     # Each promise is wrapped in an object: a handle to a promise itself would wait for it before the tap.
     shown = page.evaluate_handle(f"({{ time: window.after({TOTALS.format(','.join(map(str, totals)))}) }})")

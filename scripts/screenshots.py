@@ -17,7 +17,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from browser import ALIKE_NAMES, CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served  # noqa: E402
+from browser import ALIKE_NAMES, CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served, tap_hand  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
@@ -104,17 +104,6 @@ def long_names_shots(browser, base, game, out, scheme):
     context.close()
 
 
-def enter_hand(page, hearts, queen):
-    """Tap each row that differs from the form and the Q♠ taker's chip (by seat: the chips show short names)."""
-    for name, count in zip(FIVE_NAMES, hearts, strict=True):
-        chip = page.get_by_role("group", name=f"Hearts taken by {name}").get_by_role(
-            "radio", name=str(count), exact=True
-        )
-        if not chip.is_checked():
-            chip.locator("xpath=..").click()
-    page.locator("#queen .chip-row > label").nth(queen).click()
-
-
 def pipeline_shots(browser, base, client, out, scheme):
     """A hand leaving the page, on a small phone: the screen just after Save, a conflict with another phone's
     hand, and a correction the server refuses."""
@@ -125,11 +114,11 @@ def pipeline_shots(browser, base, client, out, scheme):
     context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{base}/games/{game['id']}")
-    enter_hand(page, [5, 0, 0, 8, 0], 2)
+    tap_hand(page, FIVE_NAMES, [5, 0, 0, 8, 0], 2)
     page.locator(".save-bar [type=submit]").click()
     page.get_by_text("Hand 4 saved ✓").wait_for()
     page.screenshot(path=str(out / f"five-after-save-{scheme}.png"))
-    enter_hand(page, [0, 6, 7, 0, 0], 3)  # hand 5 here, while another phone saves its own hand 5
+    tap_hand(page, FIVE_NAMES, [0, 6, 7, 0, 0], 3)  # hand 5 here, while another phone saves its own hand 5
     client.post(f"/api/games/{game['id']}/hands", json={"number": 5, "hearts": [0, 6, 7, 0, 0], "queen": 4})
     page.get_by_text("Hand 5 was saved on another phone.").wait_for()
     page.locator(".save-bar [type=submit]").click()
@@ -139,7 +128,7 @@ def pipeline_shots(browser, base, client, out, scheme):
     for hearts, queen in [([0, 6, 7, 0, 0], 2), ([0, 1, 12, 0, 0], 2)]:
         client.post(f"/api/games/{over['id']}/hands", json={"hearts": hearts, "queen": queen})
     page.goto(f"{base}/games/{over['id']}/hands/1")
-    enter_hand(page, [1, 6, 5, 1, 0], 2)
+    tap_hand(page, FIVE_NAMES, [1, 6, 5, 1, 0], 2)
     page.get_by_text("This would end the game at hand 1").wait_for()
     page.screenshot(path=str(out / f"five-refused-correction-{scheme}.png"))
     context.close()

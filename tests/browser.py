@@ -133,3 +133,15 @@ def with_wake_lock(page, present: bool) -> list:
     lock = "{ request: kind => { window.asked.push(kind); return Promise.resolve({}); } }" if present else "undefined"
     page.add_init_script(f"window.asked = []; Object.defineProperty(navigator, 'wakeLock', {{ value: {lock} }});")
     return errors
+
+
+def tap_hand(page, names, hearts, queen: int) -> None:
+    """Enter a hand as a player does: tap each row's count where it differs from what the form shows, then the
+    Q♠ taker's chip (by seat: the chips show short names)."""
+    for name, count in zip(names, hearts, strict=True):
+        chip = page.get_by_role("group", name=f"Hearts taken by {name}").get_by_role(
+            "radio", name=str(count), exact=True
+        )
+        if not chip.is_checked():
+            chip.locator("xpath=..").click()
+    page.locator("#queen .chip-row > label").nth(queen).click()
