@@ -13,7 +13,7 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import config, guard, i18n, minify, opening, sites
+from . import config, group_scope, guard, i18n, minify, opening, scope, sites
 from .config import StartupError, database_url, proxy_count
 from .db import db
 from .languages import gettext as _
@@ -25,14 +25,16 @@ csrf = CSRFProtect()
 migrate = Migrate(directory=str(Path(__file__).resolve().parent / "migrations"))
 
 
-def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True, writes: bool = True) -> Flask:
+def create_app(
+    test_config: dict[str, Any] | None = None, *, create: bool = True, writes: bool = True
+) -> group_scope.App:
     """Build the app: defaults, then the data folder's settings file, then the environment, then ``test_config``.
 
     ``create``: a database with no schema yet gets one (else a StartupError says there is none); ``writes``:
     the database must take writes. A StartupError says what keeps the app from starting.
     """
     instance = instance_folder()
-    app = Flask(
+    app = group_scope.App(
         __name__,
         instance_path=str(instance),
         template_folder=str(bundled("templates")),
@@ -64,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True
     app.url_map.converters["int"] = RowNumber
     with opening.failures(config.database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)):
         db.init_app(app)  # loads the database's driver
+    scope.init_session(db.session)
     migrate.init_app(app, db)
     csrf.init_app(app)
     guard.init_app(app)
@@ -71,11 +74,12 @@ def create_app(test_config: dict[str, Any] | None = None, *, create: bool = True
     csrf.exempt(i18n.bp)  # a language is no change to guard: the same-site check (sites.py) is enough
     register_blueprints(app)
     sites.init_app(app)  # after the blueprints: its checks go before every other hook
+    group_scope.init_app(app)  # then the request's group, before the passcode and the forms' tokens
     minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
         try:
-            opening.open_database(app, create=create, writes=writes)
+            app.extensions["first_group"] = opening.open_database(app, create=create, writes=writes)
         finally:
             release_connections()  # also when the database cannot be used: a command goes on after a StartupError
     return app
@@ -119,7 +123,7 @@ class RowNumber(IntegerConverter):
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, app_shell, common, docs, follow, history, sheets, table
+    from .views import api, app_shell, common, docs, follow, groups, history, sheets, table
 
     common.register(app)
     app.register_blueprint(api.bp)
@@ -133,3 +137,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(follow.bp)
     app.register_blueprint(docs.bp)
     app.register_blueprint(app_shell.bp)
+    app.register_blueprint(groups.bp)

@@ -68,6 +68,17 @@ def switch(value: str) -> bool:
     raise ValueError(_("on or off: 1 or 0"))
 
 
+def groups_setting(value: str) -> bool:
+    """Whether the server is open to many groups: ``open``, or ``one`` (the server is one group's).
+
+    >>> groups_setting("open"), groups_setting("One")
+    (True, False)
+    """
+    if value.lower() in ("open", "one"):
+        return value.lower() == "open"
+    raise ValueError(_("open (many groups, each at its own address) or one (the server is one group's)"))
+
+
 def whole_number(low: int, high: int) -> Callable[[str], int]:
     def read(value: str) -> int:
         if not (value.isascii() and value.isdigit() and low <= int(value) <= high):
@@ -92,6 +103,7 @@ SETTINGS = (
     Setting("SCOREKEEPER_BEHIND_PROXY", "BEHIND_PROXY", 0, proxy_count),
     Setting("SCOREKEEPER_FORWARDED_HOST", "FORWARDED_HOST", False, switch),
     Setting("SCOREKEEPER_HOSTS", "HOSTS", ""),
+    Setting("SCOREKEEPER_GROUPS", "GROUPS_OPEN", False, groups_setting),
     Setting("MAX_CONTENT_LENGTH", "MAX_CONTENT_LENGTH", IMPORT_MAX, whole_number(1024, 2**40)),
     Setting("BIND", "BIND", "0.0.0.0:5000"),
     Setting("THREADS", "THREADS", THREADS, whole_number(1, 256)),

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from flask_babel import LazyString, gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, Field, Form, HiddenField, IntegerField, RadioField, StringField
+from wtforms import BooleanField, Field, Form, HiddenField, IntegerField, PasswordField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # newer than the stubs
 from wtforms.validators import Optional
 
@@ -329,3 +329,17 @@ class ImportForm(FlaskForm):
         lazy_gettext("A JSON export of games"),
         validators=[FileRequired(lazy_gettext("Choose the export file to import."))],
     )
+
+
+class NewGroupForm(FlaskForm):
+    """An open server's home page: a group started in one tap, its name if you like."""
+
+    name = StringField(lazy_gettext("The group's name (if you like)"))
+
+
+class NameForm(FlaskForm):
+    name = StringField(lazy_gettext("The group's name"))
+
+
+class PasscodeForm(FlaskForm):
+    passcode = PasswordField(lazy_gettext("New passcode (empty: none)"))

@@ -8,28 +8,30 @@ it for every copy of the cookie. Wrong guesses are slowed down (guesses.py),
 and a passcode easy to guess is refused when the app starts (passcodes.py).
 """
 
+import functools
 import hashlib
 import hmac
-import math
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TypeVar
 
 import flask
 from flask import Blueprint, Flask, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from sqlalchemy import delete
 from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, PasswordField
 
-from . import guesses, models
+from . import group_scope, guesses, models
 from .config import StartupError
 from .db import db
 from .passcodes import passcode_problem
+from .service import groups
 
 bp = Blueprint("guard", __name__)
 
@@ -38,6 +40,7 @@ CONTENT_SECURITY_POLICY = (
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 COOKIE = "scorekeeper"  # its own name: another app on this host (another port) keeps its own "session"
+GROUP_COOKIE = "scorekeeper-group"
 SEEN_EVERY = timedelta(hours=1)  # how often a sign-in notes that its phone came back: not a write a request
 View = TypeVar("View", bound=Callable[..., object])
 
@@ -58,13 +61,23 @@ class SessionInterface(SecureCookieSessionInterface):
 
     ``__Host-`` tells the browser to take the cookie only from this exact host over
     HTTPS, for the whole site: no other name or service can set or overwrite it.
+    Inside a group on an open server the session is the group's own: a cookie of
+    its own name whose path is the group's address, so the browser sends it to
+    that group alone (``__Secure-`` over HTTPS: ``__Host-`` must be the whole site's).
     """
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
     def get_cookie_name(self, app: Flask) -> str:
-        return "__Host-" + COOKIE if self.get_cookie_secure(app) else COOKIE
+        in_group = group_scope.KEY in request.environ
+        name = GROUP_COOKIE if in_group else COOKIE
+        if not self.get_cookie_secure(app):
+            return name
+        return ("__Secure-" if in_group else "__Host-") + name
+
+    def get_cookie_path(self, app: Flask) -> str:
+        return request.script_root + "/" if group_scope.KEY in request.environ else "/"
 
     def save_session(self, app: Flask, session: SessionMixin, response: flask.Response) -> None:
         """An error renews no cookie: only a change made on purpose (a fresh form token, say) is sent."""
@@ -83,29 +96,49 @@ def init_app(app: Flask) -> None:
     app.add_template_global(signed_in)
 
 
-def passcode() -> str:
-    return str(current_app.config.get("PASSCODE") or "")
+@dataclass(frozen=True)
+class Lock:
+    """What a request's pages are locked with: the server's passcode, or a group's own (its hash)."""
+
+    group_id: int | None  # the group whose passcode it is; None: the server's
+    secret: str  # what a phone's session is tied to: changing the passcode signs every phone out
+    check: Callable[[bytes], bool]
 
 
-def fingerprint(code: str) -> str:
+def lock() -> Lock | None:
+    """This request's lock: inside a group on an open server, the group's passcode (if it set one); anywhere
+    else, the server's (if the host set one)."""
+    group = group_scope.current_group()
+    if group is not None and group_scope.is_open(current_app):
+        hashed = group.passcode_hash
+        return Lock(group.id, hashed, functools.partial(groups.passcode_is, hashed)) if hashed else None
+    code = str(current_app.config.get("PASSCODE") or "")
+    if not code:
+        return None
+    return Lock(
+        None, code, lambda given: hmac.compare_digest(guesses.normalized(given), guesses.normalized(code.encode()))
+    )
+
+
+def fingerprint(secret: str) -> str:
     """What the session keeps: changing the passcode signs every phone out."""
-    return hmac.new(current_app.secret_key.encode(), code.encode(), hashlib.sha256).hexdigest()  # type: ignore[union-attr]
+    return hmac.new(current_app.secret_key.encode(), secret.encode(), hashlib.sha256).hexdigest()  # type: ignore[union-attr]
 
 
 def signed_in() -> bool:
     """True on a phone that gave the passcode and has not signed out since (and so has something to sign out of)."""
     if "signed_in" not in flask.g:  # asked by the guard, then by the page's template: looked up once
-        code = passcode()
-        given = bool(code) and hmac.compare_digest(session.get("passcode", ""), fingerprint(code))
-        flask.g.signed_in = given and kept_sign_in(session.get("sign_in"))
+        locked = lock()
+        given = locked is not None and hmac.compare_digest(session.get("passcode", ""), fingerprint(locked.secret))
+        flask.g.signed_in = given and locked is not None and kept_sign_in(session.get("sign_in"), locked.group_id)
     return bool(flask.g.signed_in)
 
 
-def kept_sign_in(sign_in: object) -> bool:
-    """The sign-in the session names is still kept (not signed out, used within a month): one lookup by key."""
+def kept_sign_in(sign_in: object, group_id: int | None) -> bool:
+    """The sign-in the session names is still kept (not signed out, used within a month) and is for this lock."""
     row = db.session.get(models.SignIn, sign_in) if isinstance(sign_in, str) else None
     now = models.utcnow()
-    if row is None or now - row.last_seen > current_app.permanent_session_lifetime:
+    if row is None or row.group_id != group_id or now - row.last_seen > current_app.permanent_session_lifetime:
         return False
     if now - row.last_seen > SEEN_EVERY:
         row.last_seen = now
@@ -116,11 +149,11 @@ def kept_sign_in(sign_in: object) -> bool:
     return True
 
 
-def new_sign_in() -> str:
+def new_sign_in(group_id: int | None) -> str:
     """A sign-in kept by the server for this phone; those unused for a month go."""
     long_ago = models.utcnow() - current_app.permanent_session_lifetime
     db.session.execute(delete(models.SignIn).where(models.SignIn.last_seen < long_ago))
-    sign_in = models.SignIn(id=secrets.token_hex(16))
+    sign_in = models.SignIn(id=secrets.token_hex(16), group_id=group_id)
     db.session.add(sign_in)
     db.session.commit()
     return sign_in.id
@@ -132,14 +165,14 @@ def is_public(endpoint: str | None) -> bool:
 
 
 def require_passcode() -> Response | tuple[Response, int] | None:
-    code = passcode()
-    if not code or is_public(request.endpoint) or signed_in():
+    locked = lock()
+    if locked is None or is_public(request.endpoint) or signed_in():
         return None
     if not request.path.startswith("/api/"):
-        return redirect(url_for("guard.sign_in", next=request.full_path.rstrip("?")))
+        return redirect(url_for("guard.sign_in", next=here()))
     given = bearer_token()
     if given is not None:
-        verdict = guesses.judge(given, code.encode())
+        verdict = guesses.judge(given, locked.check, locked.group_id)
         if verdict == guesses.RIGHT:
             return None
         if verdict > 0:
@@ -147,6 +180,11 @@ def require_passcode() -> Response | tuple[Response, int] | None:
     answer = jsonify({"error": gettext("This server needs its passcode: send Authorization: Bearer <passcode>.")})
     answer.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
     return answer, 401
+
+
+def here() -> str:
+    """This request's address on the site, its group's prefix and query included: where to come back to."""
+    return request.script_root + request.full_path.rstrip("?")
 
 
 def bearer_token() -> bytes | None:
@@ -166,20 +204,24 @@ def too_soon(wait: int) -> tuple[Response, int]:
 
 @bp.route("/sign-in", methods=["GET", "POST"])
 @public
+@group_scope.any_page
 def sign_in() -> str | Response | tuple[str, int]:
-    form = SignInForm(next=request.args.get("next", "/"))
+    form = SignInForm(next=request.args.get("next", request.script_root + "/"))
+    locked = lock()
+    if locked is None:  # nothing to sign in to here (the group or server has no passcode)
+        return redirect(safe_target(form.next.data))
     message, status = None, 200
     if form.validate_on_submit():
-        verdict = guesses.judge((form.passcode.data or "").encode(), passcode().encode())
+        verdict = guesses.judge((form.passcode.data or "").encode(), locked.check, locked.group_id)
         if verdict == guesses.RIGHT:
             session.clear()  # a new session for the phone that signs in: nothing kept from before
             session.permanent = True
-            session["passcode"] = fingerprint(passcode())
-            session["sign_in"] = new_sign_in()
+            session["passcode"] = fingerprint(locked.secret)
+            session["sign_in"] = new_sign_in(locked.group_id)
             return redirect(safe_target(form.next.data))
         if verdict > 0:
             message = gettext(
-                "Too many wrong passcodes were tried: wait %(wait)s, then try again.", wait=wait_words(verdict)
+                "Too many wrong passcodes were tried: wait %(wait)s, then try again.", wait=guesses.wait_words(verdict)
             )
             status = 429
         else:
@@ -188,6 +230,7 @@ def sign_in() -> str | Response | tuple[str, int]:
 
 
 @bp.post("/sign-out")
+@group_scope.any_page
 def sign_out() -> Response:
     """Forget this phone's session; the sign-in page it lands on tells the worker to drop the pages it kept."""
     if not FlaskForm().validate_on_submit():
@@ -200,15 +243,6 @@ def sign_out() -> Response:
     session.clear()
     flash(gettext("Signed out. This phone needs the passcode again."), "done")
     return redirect(url_for("guard.sign_in"))
-
-
-def wait_words(seconds: int) -> str:
-    """A wait as a person says it: seconds, then whole minutes from 90 s, then whole hours from 90 minutes."""
-    if seconds < 90:
-        return str(ngettext("%(num)d second", "%(num)d seconds", seconds))
-    if seconds < 90 * 60:
-        return str(ngettext("%(num)d minute", "%(num)d minutes", math.ceil(seconds / 60)))
-    return str(ngettext("%(num)d hour", "%(num)d hours", math.ceil(seconds / 3600)))
 
 
 def safe_target(target: str | None) -> str:

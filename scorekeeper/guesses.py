@@ -6,23 +6,26 @@ Its guesses are judged one at a time: the attempt row is written (and so held)
 before the guess is compared, so parallel guesses queue behind it and find the
 wait it set instead of being judged too.
 
-Every judged guess also spends a budget all addresses share, which refills
-slowly, so a hundred addresses get no more guesses than the budget gives. An
-address's first guess (no wrong one in the last day) spends a budget of its
-own, so that a new phone at the table is never behind someone guessing over
-and over. When a budget is spent, a guess is not refused for good: it gets the
-budget's next turn, the address keeps it, and its next guess from then on is
-judged. Turns are given in order, so a new phone waits behind the first guesses
-that came before it, never forever. Phones already signed in never guess at all.
+An address's first guess of the day is judged at once and spends nothing: the
+right passcode is never a guess, so a new phone at the table (or a script sending
+the passcode with every request) is never behind someone guessing elsewhere.
+Every later guess of an address that guessed wrong also spends a budget all such
+addresses share, which refills slowly, so a hundred guessing addresses get no
+more than their first tries and what the budget gives. When the budget is spent,
+a guess is not refused for good: it gets the budget's next turn, the address
+keeps it, and its next guess from then on is judged. Turns are given in order.
+Phones already signed in never guess at all.
 """
 
-import hmac
 import ipaddress
+import math
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import request
+from flask_babel import ngettext
 from sqlalchemy import delete, or_
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -39,24 +42,37 @@ FORGET_AFTER = timedelta(days=1)  # an address's wrong guesses count for a day; 
 class Budget:
     """Guesses all addresses share: ``size`` at once, then one more every ``refill``."""
 
-    row: str  # its row among the addresses' (no address is written so)
     size: int
     refill: timedelta
 
 
-EVERYONE = Budget("*", 20, timedelta(seconds=30))  # 2,880 a day, however many addresses share them
-FIRST_TRIES = Budget("*first", 20, timedelta(seconds=5))  # each address's first try in a day: 17,280 a day at most
+# Second and later guesses of every address together: 2,880 a day, however many addresses share them.
+EVERYONE = Budget(20, timedelta(seconds=30))
 
 
-def judge(given: bytes, passcode: bytes) -> int:
-    """RIGHT, WRONG, or the seconds to wait before this address may guess again."""
+def budget_row(group_id: int | None) -> str:
+    """The row of the shared budget of a lock: the server's passcode, or a group's (no address is written so).
+
+    >>> budget_row(None), budget_row(7)
+    ('*', '*7')
+    """
+    return "*" if group_id is None else f"*{group_id}"
+
+
+def judge(given: bytes, is_right: Callable[[bytes], bool], group_id: int | None = None) -> int:
+    """RIGHT, WRONG, or the seconds to wait before this address may guess again.
+
+    An address's first guess of the day is judged at once, right or wrong, spending no budget: a new phone
+    with the passcode never waits behind guessers elsewhere. From its first wrong guess on, the address waits
+    longer after each, and its guesses spend the budget of the lock (``group_id``) that all addresses share.
+    """
     attempt = hold_attempt(client_key(request.remote_addr))
     forget_old_attempts()
-    wait = seconds_to_wait(attempt) or wait_for_turn(attempt)
+    wait = (seconds_to_wait(attempt) or wait_for_turn(attempt, group_id)) if attempt.failures else 0
     if wait:
         db.session.commit()  # a turn given is kept
         return wait
-    if hmac.compare_digest(normalized(given), normalized(passcode)):
+    if is_right(given):
         db.session.delete(attempt)
         db.session.commit()
         return RIGHT
@@ -121,16 +137,16 @@ def seconds_to_wait(attempt: models.SignInAttempt) -> int:
     return whole_seconds_until(attempt.last_failure + min(MAX_WAIT, doubled))
 
 
-def wait_for_turn(attempt: models.SignInAttempt) -> int:
-    """0 when the guess may be judged now (a turn of its budget taken), else the seconds until the address's turn."""
+def wait_for_turn(attempt: models.SignInAttempt, group_id: int | None) -> int:
+    """0 when the guess may be judged now (a turn of the shared budget taken), else the seconds until the
+    address's turn."""
     if attempt.turn_at is not None:
         ready, attempt.turn_at = attempt.turn_at, None
         if ready > models.utcnow():
             attempt.turn_at = ready  # kept, not given again: the address's place stays its own
             return whole_seconds_until(ready)
         return 0  # its turn came: the budget counted it when it gave it
-    budget = EVERYONE if attempt.failures else FIRST_TRIES
-    turn = take_turn(hold_attempt(budget.row), budget)
+    turn = take_turn(hold_attempt(budget_row(group_id)), EVERYONE)
     if turn > models.utcnow():
         attempt.turn_at = turn
         return whole_seconds_until(turn)
@@ -151,3 +167,12 @@ def take_turn(row: models.SignInAttempt, budget: Budget) -> datetime:
 
 def whole_seconds_until(ready: datetime) -> int:
     return max(0, int((ready - models.utcnow()).total_seconds() + 0.999))
+
+
+def wait_words(seconds: int) -> str:
+    """A wait as a person says it: seconds, then whole minutes from 90 s, then whole hours from 90 minutes."""
+    if seconds < 90:
+        return str(ngettext("%(num)d second", "%(num)d seconds", seconds))
+    if seconds < 90 * 60:
+        return str(ngettext("%(num)d minute", "%(num)d minutes", math.ceil(seconds / 60)))
+    return str(ngettext("%(num)d hour", "%(num)d hours", math.ceil(seconds / 3600)))

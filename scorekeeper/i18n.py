@@ -14,6 +14,7 @@ from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response
 
 from . import guard, rules
+from .group_scope import site_page
 from .languages import DEFAULT, LANGUAGES, TRANSLATIONS, host_language
 
 COOKIE = "language"
@@ -41,6 +42,7 @@ def language() -> str:
 
 
 @bp.post("/language")
+@site_page
 @guard.public  # the sign-in page speaks the table's language too
 def choose() -> Response:
     """Remember this phone's language, and show the page it was on again."""

@@ -17,6 +17,9 @@ from .rules import NAME_MAX
 NAME_KEY_MAX = 3 * NAME_MAX  # case-folding can make one letter three ("ﬃ" is "ffi")
 ROW_NUMBER_MAX = 2**31 - 1  # PostgreSQL's integer: an id or hand number past it is no such row
 ADDRESS_MAX = 64  # an IPv6 address with its zone fits; a longer X-Forwarded-For is cut
+KEY_MAX = 64  # a group's key: 24 characters as the app makes them, room for a longer one restored
+GROUP_NAME_MAX = 60
+PASSCODE_HASH_MAX = 200
 
 
 def utcnow() -> datetime:
@@ -27,17 +30,47 @@ def new_uid() -> str:
     return uuid.uuid4().hex
 
 
-class Game(Model):
-    __tablename__ = "games"
-    # A deleted game's id is never given to a new one: old follow links and QR codes must not show it.
-    __table_args__ = {"sqlite_autoincrement": True}
+class Group(Model):
+    """A table's group: its games, players and records, apart from every other group's on the same server.
+
+    On an open server each group lives under its own address, ``/g/<key>``; a server that is one group's
+    serves its first group (the lowest id) at the site's root.
+    """
+
+    __tablename__ = "groups"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # The group's secret: whoever has it reaches the group. Looked up by its digest, never by itself, so that
+    # how long a lookup takes says nothing of a key's first characters.
+    key: Mapped[str] = mapped_column(String(KEY_MAX))
+    key_digest: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(GROUP_NAME_MAX), default="")
+    passcode_hash: Mapped[str | None] = mapped_column(String(PASSCODE_HASH_MAX))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Noted now and then as the group's phones come back (not at every request), for the host's list.
+    last_used: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Game(Model):
+    __tablename__ = "games"
+    __table_args__ = (
+        # A game is itself in its own group: another group may hold a copy of it (an export imported there).
+        UniqueConstraint("group_id", "uid", name="uq_games_group_uid"),
+        Index("ix_games_group_content_uid", "group_id", "content_uid"),
+        # A group's games newest first, all of them or those in progress (or finished): one index walk each.
+        Index("ix_games_group", "group_id", "id"),
+        Index("ix_games_group_finished", "group_id", "finished", "id"),
+        # A deleted game's id is never given to a new one: old follow links and QR codes must not show it.
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     # Who the game is wherever it goes: kept by export and import, so a restore skips games already here.
-    uid: Mapped[str] = mapped_column(String(32), unique=True, index=True, default=new_uid)
+    uid: Mapped[str] = mapped_column(String(32), default=new_uid)
     # The uid its facts give it (uids.py), kept for the games stored before uids and every game imported: a copy
     # of it in a backup or export without uids is known by this. None for a game started here.
-    content_uid: Mapped[str | None] = mapped_column(String(32), index=True)
+    content_uid: Mapped[str | None] = mapped_column(String(32))
     target: Mapped[int]
     pass_cycle: Mapped[str] = mapped_column(String(32))
     moon: Mapped[str] = mapped_column(String(16))
@@ -47,7 +80,7 @@ class Game(Model):
 
     # Kept in step with the replayed hands by the service layer, so lists can
     # put games in progress first without replaying every game.
-    finished: Mapped[bool] = mapped_column(default=False, index=True)
+    finished: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -66,6 +99,7 @@ class Player(Model):
         # A player's record reads this index alone, however many games they played.
         Index(
             "ix_players_record",
+            "group_id",
             "name_key",
             "game_id",
             "total",
@@ -77,11 +111,13 @@ class Player(Model):
             "queens",
         ),
         # A player's best and worst finished totals: two index lookups, however many games they played.
-        Index("ix_players_finished_total", "name_key", "game_finished", "total"),
+        Index("ix_players_finished_total", "group_id", "name_key", "game_finished", "total"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    # The game's group, kept on the seat too: a player's record is one group's, read from one index.
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     # The name as players are matched across games: case, spaces and Unicode spelling ignored.
@@ -130,6 +166,7 @@ class PlayerSummary(Model):
 
     __tablename__ = "player_summaries"
 
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), primary_key=True)
     name_key: Mapped[str] = mapped_column(String(NAME_KEY_MAX), primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     games: Mapped[int] = mapped_column(default=0)
@@ -167,6 +204,22 @@ class SignIn(Model):
     __tablename__ = "sign_ins"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)  # random: what the session holds
+    # The group whose passcode was given; None for the server's own passcode.
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     signed_in_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Renewed now and then as the phone comes back (not at every request): a month unused ends it.
     last_seen: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class Allowance(Model):
+    """How much of a limit one address has used in its window: groups started in a day, wrong keys in an hour.
+
+    Kept in the database, so that every server process counts the same address alike.
+    """
+
+    __tablename__ = "allowances"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    address: Mapped[str] = mapped_column(String(ADDRESS_MAX), primary_key=True)
+    used: Mapped[int] = mapped_column(default=0)
+    since: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -16,23 +16,25 @@ from alembic import command
 from alembic.migration import MigrationContext
 from alembic.util.exc import CommandError
 from flask import Flask, current_app
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
 
+from . import models
 from .config import SETTINGS_FILE, StartupError, database_name
 from .db import db
 from .languages import gettext as _
-from .service import games
+from .service import games, groups
 
 DAMAGED = ("file is not a database", "malformed", "disk image")
 READ_ONLY = ("readonly", "read-only", "permission denied")
 
 
-def open_database(app: Flask, *, create: bool, writes: bool) -> None:
-    """Create or upgrade the schema (``create``: also in a new, empty database), then check it takes writes."""
+def open_database(app: Flask, *, create: bool, writes: bool) -> groups.GroupSeen | None:
+    """Create or upgrade the schema (``create``: also in a new, empty database), then check it takes writes;
+    the first group (the one a server that is one group's serves), made if there is none."""
     name = database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
-    with failures(name):
+    with failures(name), one_process_at_a_time():
         before = schema_revision()
         if before is None and not create and not inspect(db.engine).has_table("games"):
             raise StartupError(_("There are no games at %(name)s: the database is empty. Is DATABASE_URL the "
@@ -41,8 +43,41 @@ def open_database(app: Flask, *, create: bool, writes: bool) -> None:
         upgrade()
         if before is not None and before != schema_revision():
             games.rebuild_records()
-        if writes:
-            take_a_write()
+        if not writes:
+            return first_group()
+        take_a_write()
+        if first_group() is None:
+            groups.start_group()
+            db.session.commit()
+        return first_group()
+
+
+# PostgreSQL's advisory lock of the schema's upgrade (any number the app alone uses): server processes started
+# at once (by a service manager, on one machine or several) upgrade one at a time; the first does it, the others
+# find it done.
+SCHEMA_LOCK = 0x4EA27
+
+
+@contextmanager
+def one_process_at_a_time() -> Iterator[None]:
+    """On PostgreSQL, hold the schema's advisory lock while the schema is made or upgraded (a session lock, on a
+    connection of its own, let go when done or when the process dies)."""
+    if db.engine.dialect.name != "postgresql":
+        yield
+        return
+    with db.engine.connect() as held:
+        held.execute(text("SELECT pg_advisory_lock(:lock)"), {"lock": SCHEMA_LOCK})
+        held.commit()
+        try:
+            yield
+        finally:
+            held.execute(text("SELECT pg_advisory_unlock(:lock)"), {"lock": SCHEMA_LOCK})
+            held.commit()
+
+
+def first_group() -> groups.GroupSeen | None:
+    found = db.session.scalar(select(models.Group).order_by(models.Group.id).limit(1))
+    return groups.seen(found) if found is not None else None
 
 
 def upgrade() -> None:

@@ -64,6 +64,8 @@ def aim_at_stored_games(case, pick):
 def test_every_answer_matches_the_document(api_schema):
     operations = sorted((operation.ok() for operation in api_schema.get_all_operations()), key=deletes_last)
     for operation, mode in itertools.product(operations, GenerationMode):
+        if mode == GenerationMode.NEGATIVE and not has_inputs(operation):
+            continue  # nothing to send wrong (GET /api/group)
 
         @given(case=operation.as_strategy(generation_mode=mode), pick=st.sampled_from([None, 1, 2]))
         @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
@@ -72,6 +74,10 @@ def test_every_answer_matches_the_document(api_schema):
             case.call_and_validate(checks=CHECKS)
 
         answers_as_documented()
+
+
+def has_inputs(operation):
+    return any(len(part) for part in (operation.path_parameters, operation.query, operation.headers, operation.body))
 
 
 def deletes_last(operation):

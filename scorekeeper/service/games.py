@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import models, rules
 from ..db import db
-from . import summary
+from . import groups, summary
 from .loaded import GameNotFound as GameNotFound
 from .loaded import LoadedGame as LoadedGame
 from .loaded import UnreadableGame, game_row, replay_checked, replayed
@@ -77,6 +77,7 @@ class Preview:
 @changes_a_game
 def create_game(players: object, given_rules: object = None) -> LoadedGame:
     game = new_game_row(players, given_rules)
+    groups.room_for(1)
     give_hands(game, [])  # a game with no hand yet counts in its players' records
     db.session.add(game)
     db.session.commit()

@@ -166,9 +166,8 @@ def load_game(game_id: int) -> LoadedGame:
 
 def game_row(game_id: int) -> models.Game:
     """The game's row with its players and hands, for a change to them."""
-    game = db.session.get(
-        models.Game, game_id, options=[selectinload(models.Game.players), selectinload(models.Game.hands)]
-    )
+    # A query, not Session.get: the group in scope applies to it, whatever this session has loaded before.
+    game = db.session.scalar(select(models.Game).where(models.Game.id == game_id).options(*WHOLE_GAME))
     if game is None:
         raise GameNotFound(gettext("There is no game %(game)d.", game=game_id))
     return game

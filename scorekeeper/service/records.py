@@ -54,7 +54,8 @@ def players_seen() -> list[PlayerSeen]:
 
 def player_record(name: str) -> PlayerRecord | None:
     key = search_key(name)
-    found = db.session.get(models.PlayerSummary, key) if key is not None else None
+    summaries = models.PlayerSummary
+    found = db.session.scalar(select(summaries).where(summaries.name_key == key)) if key is not None else None
     if found is None or not found.games:
         return None
     best, worst = _best_and_worst(found.name_key)

@@ -9,12 +9,14 @@ pauses between batches, so phones keep recording hands during a long import.
 import time
 from dataclasses import dataclass
 
+from flask import current_app
 from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import models
 from ..db import db, is_busy
+from . import groups
 from .export import ExportedGame, read_games
 from .games import changes_a_game
 from .rows import give_hands, new_game_row
@@ -78,6 +80,7 @@ class ImportCutShort(Exception):
 def import_games(document: object) -> ImportReport:
     """Store every game of a parsed export that is not here yet; a RuleError if any game breaks a rule."""
     games = read_games(document)
+    _room_for(games)
     imported: list[int] = []
     seen = Known(set(), set())
     for first in range(0, len(games), BATCH):
@@ -98,14 +101,31 @@ def import_games(document: object) -> ImportReport:
     return ImportReport(imported, len(games) - len(imported))
 
 
+def _room_for(games: list[ExportedGame]) -> None:
+    """A RuleError (409), and nothing stored, when the games of the file not yet here would take the group past
+    the most it keeps."""
+    if not current_app.config.get("GROUPS_OPEN") or groups.games_in_group() + len(games) <= groups.GAMES_MAX:
+        return
+    known = 0
+    for first in range(0, len(games), BATCH):
+        batch = games[first : first + BATCH]
+        known += sum(_stored(batch).knows(game) for game in batch)
+    groups.room_for(len(games) - known)
+
+
+def _stored(batch: list[ExportedGame]) -> Known:
+    """The games of the group in scope that are one of ``batch``'s, by uid or content uid."""
+    asked = [uid for game in batch for uid in (game.uid, game.content_uid)]
+    return Known(
+        set(db.session.scalars(select(models.Game.uid).where(models.Game.uid.in_(asked)))),
+        set(db.session.scalars(select(models.Game.content_uid).where(models.Game.content_uid.in_(asked)))),
+    )
+
+
 @changes_a_game
 def _store_batch(batch: list[ExportedGame]) -> list[int]:
-    asked = [uid for game in batch for uid in (game.uid, game.content_uid)]
     for _attempt in range(2):
-        stored = Known(
-            set(db.session.scalars(select(models.Game.uid).where(models.Game.uid.in_(asked)))),
-            set(db.session.scalars(select(models.Game.content_uid).where(models.Game.content_uid.in_(asked)))),
-        )
+        stored = _stored(batch)
         rows = [_game_row(game) for game in batch if not stored.knows(game)]
         db.session.add_all(rows)
         try:

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from flask_babel import gettext
 
-from .. import models, rules, uids
+from .. import models, rules, scope, uids
 from . import summary
 
 HAND_FIELDS = tuple(field.name for field in fields(rules.Hand))
@@ -48,8 +48,11 @@ def new_game_row(players: object, given_rules: object) -> models.Game:
             gettext("The house rules must be an object."), {"rules": gettext("An object of house rules.")}
         )
     house = rules.house_rules(len(names), given_rules)
-    game = models.Game(**house.as_dict())
-    game.players = [models.Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)]
+    group = scope.group_for_new_games()
+    game = models.Game(group_id=group, **house.as_dict())
+    game.players = [
+        models.Player(group_id=group, seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)
+    ]
     return game
 
 

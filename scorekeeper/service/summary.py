@@ -62,10 +62,11 @@ def record_counts(record: rules.SeatRecord | models.Player) -> Counts:
 
 def note(player: models.Player, before: Counts, after: Counts) -> None:
     """Remember, until the transaction commits, that this seat now adds ``after`` instead of ``before``."""
-    pending: dict[str, tuple[str, Counts]] = db.session.info.setdefault(PENDING, {})
-    name, counted = pending.get(player.name_key, (player.name, Counts()))
+    pending: dict[tuple[int, str], tuple[str, Counts]] = db.session.info.setdefault(PENDING, {})
+    key = (player.group_id, player.name_key)
+    name, counted = pending.get(key, (player.name, Counts()))
     change = after.minus(before)
-    pending[player.name_key] = (name, Counts(*(getattr(counted, k) + getattr(change, k) for k in SUMMED)))
+    pending[key] = (name, Counts(*(getattr(counted, k) + getattr(change, k) for k in SUMMED)))
 
 
 def forget_game(game: models.Game) -> None:
@@ -76,15 +77,15 @@ def forget_game(game: models.Game) -> None:
 
 @event.listens_for(Session, "before_commit")
 def _add_pending(session: Session) -> None:
-    pending: dict[str, tuple[str, Counts]] = session.info.pop(PENDING, {})
+    pending: dict[tuple[int, str], tuple[str, Counts]] = session.info.pop(PENDING, {})
     dialect = session.get_bind().dialect.name
     upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     summaries = models.PlayerSummary
     # In key order, so two transactions changing the same players never wait on each other in a circle.
-    for key, (name, change) in sorted(pending.items()):
-        statement = upsert(summaries).values(name_key=key, name=name, **vars(change))
+    for (group, key), (name, change) in sorted(pending.items()):
+        statement = upsert(summaries).values(group_id=group, name_key=key, name=name, **vars(change))
         added = {column: getattr(summaries, column) + getattr(statement.excluded, column) for column in SUMMED}
-        session.execute(statement.on_conflict_do_update(index_elements=["name_key"], set_=added))
+        session.execute(statement.on_conflict_do_update(index_elements=["group_id", "name_key"], set_=added))
 
 
 @event.listens_for(Session, "after_soft_rollback")
@@ -93,32 +94,35 @@ def _drop_pending(session: Session, _transaction: object) -> None:
 
 
 def rebuild() -> None:
-    """Every summary added up again from the seats' records."""
+    """Every summary added up again from the seats' records (of the groups in scope)."""
     db.session.execute(delete(models.PlayerSummary))
-    db.session.execute(insert(models.PlayerSummary).from_select(["name_key", "name", *SUMMED], _added_up()))
+    columns = ["group_id", "name_key", "name", *SUMMED]
+    db.session.execute(insert(models.PlayerSummary).from_select(columns, _added_up()))
 
 
 def mismatches() -> list[str]:
     """The players whose stored summary is not what their seats' records add up to."""
-    expected: dict[str, tuple[int, ...]] = {row[0]: tuple(row[2:]) for row in db.session.execute(_added_up())}
+    expected = {(row[0], row[1]): tuple(row[3:]) for row in db.session.execute(_added_up())}
     summaries = models.PlayerSummary
     columns = [getattr(summaries, column) for column in SUMMED]
-    stored: dict[str, tuple[int, ...]] = {
-        row[0]: tuple(row[1:]) for row in db.session.execute(select(summaries.name_key, *columns))
+    stored: dict[tuple[int, str], tuple[int, ...]] = {
+        (row[0], row[1]): tuple(row[2:])
+        for row in db.session.execute(select(summaries.group_id, summaries.name_key, *columns))
     }
     keys = expected.keys() | {key for key, counts in stored.items() if counts[0]}  # games 0: all deleted
     return [
         gettext("The summary of the player “%(key)s” differs from their seats' records.", key=key)
-        for key in sorted(keys)
-        if expected.get(key) != stored.get(key)
+        for group, key in sorted(keys)
+        if expected.get((group, key)) != stored.get((group, key))
     ]
 
 
 def _added_up() -> Select[*tuple[Any, ...]]:
-    """Each player's name key, a name, and the sums of SUMMED over their seats."""
+    """Each group's players: the group, the name key, a name, and the sums of SUMMED over their seats."""
     player = models.Player
     sums = (func.coalesce(func.sum(column), 0) for column in _seat_columns())
-    return select(player.name_key, func.min(player.name), func.count(), *sums).group_by(player.name_key)
+    keys = (player.group_id, player.name_key)
+    return select(*keys, func.min(player.name), func.count(), *sums).group_by(*keys)
 
 
 def _seat_columns() -> list[object]:

@@ -6,8 +6,9 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask_babel import gettext as _
 
 from .. import rules
+from ..group_scope import current_group, open_server_only, site_page, start_group
 from ..openapi import document
-from ..service import games
+from ..service import games, groups
 from ..service.serialize import game_json, preview_json, summary_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -32,9 +33,41 @@ def json_body() -> dict[str, object]:
 
 
 @bp.get("/openapi.json")
+@site_page
 def openapi() -> Response:
     """This API described as OpenAPI 3.1 (scorekeeper/openapi.py; the tests check the real answers against it)."""
     return jsonify(document())
+
+
+@bp.post("/groups")
+@site_page
+@open_server_only
+def create_group() -> tuple[Response, int, dict[str, str]]:
+    """A new group (an open server's): its key, name and address. The body, a name, is optional."""
+    body = json_body() if request.content_length else {}
+    started = start_group(body.get("name"))
+    url = f"{request.host_url.rstrip('/')}{request.script_root}/g/{started.key}/"
+    return jsonify({"key": started.key, "name": started.name, "url": url}), 201, {"Location": url}
+
+
+@bp.get("/group")
+@open_server_only
+def group() -> Response:
+    """The group this address is for: its name, address and games."""
+    found = current_group()
+    assert found is not None
+    url = url_for("table.home", _external=True)
+    return jsonify({"key": found.key, "name": found.name, "url": url, "games": groups.games_in_group()})
+
+
+@bp.delete("/group")
+@open_server_only
+def delete_group() -> tuple[str, int]:
+    """The group, its games and its records: gone."""
+    found = current_group()
+    assert found is not None
+    groups.delete_group(found.id)
+    return "", 204
 
 
 @bp.post("/games")

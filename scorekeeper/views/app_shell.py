@@ -19,6 +19,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from .. import guard, minify, rules, script_words
+from ..group_scope import any_page, site_page
 from ..rules.describe import card_name
 from ..service import games
 
@@ -68,17 +69,20 @@ def shell_version(app: App) -> str:
 
 @bp.get("/manifest.webmanifest")
 @guard.public
+@any_page
 def manifest() -> Response:
+    """Installed from a group's page, the app opens that group: its home is the app's start and scope."""
     icon = "/static/icons/"
+    home = url_for("table.home")
     answer = jsonify(
         {
-            "id": "/",
+            "id": home,
             "name": "Hearts Scorekeeper",
             "short_name": "Hearts",
             "description": gettext("Keeps score for Hearts played with real cards."),
             "lang": str(get_locale()),
-            "start_url": "/",
-            "scope": "/",
+            "start_url": home,
+            "scope": home,
             "display": "standalone",
             "orientation": "any",
             "background_color": LIGHT["background"],
@@ -96,12 +100,14 @@ def manifest() -> Response:
 
 @bp.get("/favicon.ico")
 @guard.public
+@site_page
 def favicon() -> Response:
     return send_from_directory(Path(current_app.static_folder or "static") / "icons", "favicon.ico")
 
 
 @bp.get("/apple-touch-icon.png")
 @guard.public
+@site_page
 def apple_touch_icon() -> Response:
     return send_from_directory(Path(current_app.static_folder or "static") / "icons", "apple-touch-icon.png")
 
@@ -158,6 +164,7 @@ def rendered_at() -> str:
 
 @bp.get("/sw.js")
 @guard.public
+@site_page
 def service_worker() -> Response:
     """The worker lives at the root so its scope is the whole app; browsers always revalidate it."""
     shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for(".offline")]
@@ -173,5 +180,6 @@ def service_worker() -> Response:
 
 @bp.get("/offline")
 @guard.public
+@site_page
 def offline() -> str:
     return render_template("app_shell/offline.html")

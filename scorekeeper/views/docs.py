@@ -9,6 +9,7 @@ from flask_babel import get_locale, lazy_gettext
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from ..group_scope import site_page
 from ..languages import DEFAULT
 from ..paths import bundled
 
@@ -18,11 +19,13 @@ TITLES = {"rules": lazy_gettext("House rules"), "api": lazy_gettext("The JSON AP
 
 
 @bp.get("/rules")
+@site_page
 def rules() -> str:
     return page("rules")
 
 
 @bp.get("/docs/api")
+@site_page
 def api() -> str:
     return page("api")
 

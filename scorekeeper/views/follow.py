@@ -16,14 +16,22 @@ bp = Blueprint("follow", __name__)
 
 @bp.get("/f/<int:game_id>")
 def short_link(game_id: int) -> WerkzeugResponse:
+    must_exist(game_id)
     return redirect(url_for(".follow", game_id=game_id))
 
 
 @bp.get("/f/<int:game_id>/qr.svg")
 def qr_code(game_id: int) -> Response:
     """The short link as a QR code: an image of its own, fetched only when the table opens the share box."""
+    must_exist(game_id)
     url = url_for(".short_link", game_id=game_id, _external=True)
     return Response(qr_svg(url), mimetype="image/svg+xml")
+
+
+def must_exist(game_id: int) -> None:
+    """A 404, as for any missing game, for a game that is not (or no longer) there."""
+    if games.version(game_id) is None:
+        raise games.GameNotFound(_("There is no game %(game)d.", game=game_id))
 
 
 @bp.get("/games/<int:game_id>/follow")

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 
 from .. import rules
 from ..forms import BlankSheetForm
+from ..group_scope import site_page
 from ..languages import LANGUAGES
 from ..service import games
 from ..service.names import shown_names
@@ -40,6 +41,7 @@ def paper() -> str:
 
 
 @bp.get("/sheets/blank")
+@site_page
 def blank() -> tuple[str, int]:
     form = BlankSheetForm(request.args)
     form.validate()
@@ -83,6 +85,7 @@ def game_sheet(game_id: int) -> str:
 
 
 @bp.get("/sheets/<language>/pages.css")
+@site_page
 def page_margins(language: str) -> Response:
     """What each printed page says in its margins, in ``language``: a style sheet of its own, as the page's
     policy takes no inline style, and one a cache keeps for each language."""

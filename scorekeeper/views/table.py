@@ -11,7 +11,8 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import rules
-from ..forms import ActionForm, HandForm, NewGameForm, seat_or_text, show_rule_errors
+from ..forms import ActionForm, HandForm, NewGameForm, NewGroupForm, seat_or_text, show_rule_errors
+from ..group_scope import any_page, current_group, is_open
 from ..service import games
 from ..service.loaded import KeptByVersion
 from .common import and_list, moment
@@ -24,11 +25,15 @@ TOKEN = "<form token>"
 
 
 @bp.get("/")
-def home() -> str:
+@any_page
+def home() -> str | tuple[str, int]:
+    """The group's games; at an open server's root, the page that starts a group."""
+    if current_group() is None:
+        return render_template("groups/start.html", form=NewGroupForm())
     playing, _ = games.list_games(20, finished=False)
     finished, _ = games.list_games(5, finished=True)
     cards = [(loaded, started(loaded.created_at), leader_words(loaded)) for loaded in playing]
-    return render_template("table/home.html", playing=cards, finished=finished)
+    return render_template("table/home.html", playing=cards, finished=finished, open_server=is_open(current_app))
 
 
 def started(when: datetime) -> str:

@@ -9,8 +9,9 @@ var SHELL = "shell-" + VERSION + "-" + LANGUAGE;
 var PAGES = "pages"; // pages opened recently, kept across deploys: they are refreshed on every visit online
 var SHELL_FILES = {{ shell | tojson }};
 var OFFLINE_PAGE = SHELL_FILES[SHELL_FILES.length - 1];
-var KEEP = /^\/(games\/\d+(\/follow)?)?$/; // home, a game's table page, its follow view
-var SIGN_IN = {{ sign_in | tojson }};
+// home, a game's table page, its follow view: at the site's root, or in a group's address on an open server
+var KEEP = /^(\/g\/[A-Za-z0-9_-]+)?\/(games\/\d+(\/follow)?)?$/;
+var SIGN_IN = new RegExp("^(/g/[A-Za-z0-9_-]+)?" + {{ sign_in | tojson }} + "$"); // the site's or a group's
 var MOST_PAGES = 30;
 // The shell's files are the same whatever the phone's language or cookies (their Vary says what pages vary by):
 // one copy answers every request for it.
@@ -42,7 +43,7 @@ function trim(cache) {
 // Keep a fresh copy of a page the network just gave; forget a game the server no longer has. The sign-in
 // page means this phone is not signed in (signed out, or its session ended): every page kept goes with it.
 function store(path, answer) {
-  if (answer.url && new URL(answer.url).pathname === SIGN_IN) {
+  if (answer.url && SIGN_IN.test(new URL(answer.url).pathname)) {
     storing[path] = caches.delete(PAGES);
     return answer;
   }

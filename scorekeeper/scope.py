@@ -1,0 +1,89 @@
+"""Which group's games a piece of work sees: decided once, applied to every query.
+
+A request sees one group's games: on an open server the group its address names
+(``/g/<key>``), on a server that is one group's that group; a request for no group
+(an open server's home page) sees none. A host's command sees every group's.
+
+The group is added to every ORM statement the session runs, SELECT, UPDATE and
+DELETE alike (``with_loader_criteria``), for every table that has a group: a query
+written later cannot forget it. New games go into the group in scope.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import g, has_request_context
+from sqlalchemy import event, false, select
+from sqlalchemy.orm import ORMExecuteState, with_loader_criteria
+from sqlalchemy.orm.scoping import scoped_session
+
+from . import models
+from .db import db
+
+# The tables that hold a group's own facts: each has a group_id.
+GROUPED = (models.Game, models.Player, models.PlayerSummary)
+
+
+@dataclass(frozen=True)
+class Everything:
+    """The scope of a host's command: every group."""
+
+
+EVERYTHING = Everything()
+Scope = int | None | Everything  # a group's id; None: no group at all
+
+
+class NoGroup(LookupError):
+    """Something was to be stored for a group, and no group is in scope."""
+
+
+def limit_to(group_id: int | None) -> None:
+    """From now on in this app context, see the games of this group alone (None: of no group)."""
+    g.scope = group_id
+
+
+def see_everything() -> None:
+    """From now on in this app context, see every group's games (a command of the host's)."""
+    g.scope = EVERYTHING
+
+
+def current() -> Scope:
+    """The group in scope. A request that nothing limited sees no group; work outside a request, every group."""
+    default: Scope = None if has_request_context() else EVERYTHING
+    found: Scope = g.get("scope", default)
+    return found
+
+
+def group_for_new_games() -> int:
+    """The group a game stored now goes into: the one in scope; a command's, the first group."""
+    scope = current()
+    if isinstance(scope, int):
+        return scope
+    if scope is None:
+        raise NoGroup("no group is in scope")
+    return first_group()
+
+
+def first_group() -> int:
+    """The first group (the lowest id): the one a server that is one group's serves."""
+    found = db.session.scalar(select(models.Group.id).order_by(models.Group.id).limit(1))
+    if found is None:
+        raise NoGroup("the database has no group")
+    return found
+
+
+def init_session(session: scoped_session[Any]) -> None:
+    """Every statement the session runs keeps to the group in scope (once, however many apps share the session)."""
+    if not event.contains(session, "do_orm_execute", keep_to_scope):
+        event.listen(session, "do_orm_execute", keep_to_scope)
+
+
+def keep_to_scope(state: ORMExecuteState) -> None:
+    if not (state.is_select or state.is_update or state.is_delete):
+        return
+    scope = current()
+    if isinstance(scope, Everything):
+        return
+    state.statement = state.statement.options(
+        *(with_loader_criteria(table, table.group_id == scope if scope is not None else false()) for table in GROUPED)
+    )

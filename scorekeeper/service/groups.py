@@ -1,0 +1,165 @@
+"""Groups on an open server: started, found by their key, named, locked with a passcode, deleted.
+
+A group's key is its secret (144 random bits, URL-safe): whoever has its link reaches
+the group. It is looked up by its digest, so no lookup's time says anything of a key.
+"""
+
+import functools
+import hashlib
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from flask import current_app
+from flask_babel import gettext
+from sqlalchemy import delete, func, select, update
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .. import models, rules
+from ..db import db
+
+KEY_BYTES = 18  # 144 random bits, 24 characters
+GAMES_MAX = 10_000  # games one group keeps: a club's decade of weekly tables, many times over
+SEEN_EVERY = timedelta(hours=1)  # how often a group notes that its phones came back: not a write a request
+PASSCODE_HASH = "pbkdf2:sha256:60000"
+
+
+@dataclass(frozen=True)
+class GroupSeen:
+    """A group as a request holds it: plain values, no database row."""
+
+    id: int
+    key: str
+    name: str
+    passcode_hash: str | None
+
+
+@dataclass(frozen=True)
+class GroupListed:
+    """A group as the host's list shows it: never its key."""
+
+    id: int
+    name: str
+    games: int
+    created_at: datetime
+    last_used: datetime
+
+
+def digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", errors="replace")).hexdigest()
+
+
+def seen(group: models.Group) -> GroupSeen:
+    return GroupSeen(group.id, group.key, group.name, group.passcode_hash)
+
+
+def start_group(name: object = None, key: str | None = None) -> GroupSeen:
+    """A new group, named ``name`` (optional); ``key`` only when a backup gives it back. Not yet committed."""
+    key = key or secrets.token_urlsafe(KEY_BYTES)
+    group = models.Group(key=key, key_digest=digest(key), name=clean_name(name))
+    db.session.add(group)
+    db.session.flush()
+    return seen(group)
+
+
+def clean_name(name: object) -> str:
+    """A group's name as given, trimmed; a RuleError says what is wrong with one that cannot be a name.
+
+    >>> clean_name("  Thursday table "), clean_name(None)
+    ('Thursday table', '')
+    """
+    if name is None:
+        return ""
+    if not isinstance(name, str):
+        raise rules.RuleError(gettext("The group's name must be text."), {"name": gettext("Text.")})
+    name = unicodedata.normalize("NFC", name).strip()
+    if len(name) > models.GROUP_NAME_MAX:
+        said = gettext("The group's name is too long: %(most)d characters at most.", most=models.GROUP_NAME_MAX)
+        raise rules.RuleError(said, {"name": said})
+    if rules.has_hidden_characters(name) or any(unicodedata.category(char) in ("Zl", "Zp") for char in name):
+        said = gettext("The group's name has an invisible or control character: type it again.")
+        raise rules.RuleError(said, {"name": said})
+    return name
+
+
+def find_group(key: str) -> GroupSeen | None:
+    """The group whose key this is; None for any other text."""
+    found = db.session.scalar(select(models.Group).where(models.Group.key_digest == digest(key)))
+    return seen(found) if found is not None else None
+
+
+def group_by_id(group_id: int) -> GroupSeen | None:
+    found = db.session.scalar(select(models.Group).where(models.Group.id == group_id))
+    return seen(found) if found is not None else None
+
+
+def note_use(group_id: int) -> None:
+    """Note that the group's phones came back, for the host's list: at most once in SEEN_EVERY."""
+    now = models.utcnow()
+    table = models.Group
+    changed = db.session.execute(
+        update(table).where(table.id == group_id, table.last_used < now - SEEN_EVERY).values(last_used=now)
+    )
+    if changed.rowcount:  # type: ignore[attr-defined]
+        db.session.commit()
+
+
+def rename(group_id: int, name: object) -> None:
+    db.session.execute(update(models.Group).where(models.Group.id == group_id).values(name=clean_name(name)))
+    db.session.commit()
+
+
+def set_passcode(group_id: int, code: str | None) -> None:
+    """Lock the group with a passcode (None: open it again); every phone signed in to it signs in again."""
+    hashed = generate_password_hash(code, PASSCODE_HASH) if code else None
+    db.session.execute(update(models.Group).where(models.Group.id == group_id).values(passcode_hash=hashed))
+    db.session.execute(delete(models.SignIn).where(models.SignIn.group_id == group_id))
+    db.session.commit()
+
+
+def passcode_is(hashed: str, given: bytes) -> bool:
+    """Whether ``given`` is the passcode ``hashed`` was made from (NFC, as guesses.normalized)."""
+    return _passcode_is(hashed, unicodedata.normalize("NFC", given.decode("utf-8", errors="replace")))
+
+
+@functools.lru_cache(maxsize=256)
+def _passcode_is(hashed: str, text: str) -> bool:
+    """Answers remembered: a script sending the passcode with each request costs one slow hash, not one each."""
+    return check_password_hash(hashed, text)
+
+
+def games_in_group() -> int:
+    """The games of the group in scope."""
+    return db.session.scalar(select(func.count()).select_from(models.Game)) or 0
+
+
+def room_for(count: int) -> None:
+    """On an open server, a RuleError (409) when ``count`` more games would take the group in scope past GAMES_MAX
+    (a server that is one group's keeps as many as its host lets it)."""
+    if current_app.config.get("GROUPS_OPEN") and games_in_group() + count > GAMES_MAX:
+        said = gettext("This group keeps %(most)d games at most: delete old games (export them first) to start "
+                       "new ones.", most=GAMES_MAX)  # fmt: skip
+        raise rules.RuleError(said, conflict=True)
+
+
+def delete_group(group_id: int) -> None:
+    """The group, its games, their players and hands, its players' records and sign-ins: all gone."""
+    for table in (models.PlayerSummary, models.SignIn, models.Player):
+        db.session.execute(delete(table).where(table.group_id == group_id))
+    games = select(models.Game.id).where(models.Game.group_id == group_id)
+    db.session.execute(delete(models.Hand).where(models.Hand.game_id.in_(games)))
+    db.session.execute(delete(models.Game).where(models.Game.group_id == group_id))
+    db.session.execute(delete(models.Group).where(models.Group.id == group_id))
+    db.session.commit()
+
+
+def list_groups() -> list[GroupListed]:
+    """Every group with its games, oldest first (a command's scope: every group)."""
+    counted = select(models.Game.group_id, func.count().label("games")).group_by(models.Game.group_id).subquery()
+    rows = db.session.execute(
+        select(models.Group, func.coalesce(counted.c.games, 0))
+        .outerjoin(counted, counted.c.group_id == models.Group.id)
+        .order_by(models.Group.id)
+    )
+    return [GroupListed(group.id, group.name, games, group.created_at, group.last_used) for group, games in rows]
