@@ -8,9 +8,12 @@ from pathlib import Path
 
 from flask import Flask
 
+from . import scope
 from .config import SETTINGS_FILE, database_name
 from .languages import gettext as _
+from .languages import ngettext
 from .qr import qr_text
+from .serving import host_and_port
 
 TEST_NET = "192.0.2.1"  # a documentation address: connecting a UDP socket to it sends nothing
 
@@ -105,6 +108,34 @@ def banner(app: Flask, listening: list[tuple[str, int]], *, behind_proxy: bool) 
         _("(Ctrl+C stops the server.)") + "\n",
     ]
     return "\n".join(lines)
+
+
+def site_address(app: Flask) -> str:
+    """The site's address as the phones open it, from the settings (a command's: no server listens here).
+
+    Behind a proxy, the first of SCOREKEEPER_HOSTS over HTTPS; else this machine's address on the Wi-Fi, on BIND's port.
+    """
+    names = [name.strip() for name in app.config["HOSTS"].split(",") if name.strip()]
+    if app.config["BEHIND_PROXY"] and names:
+        return f"https://{names[0]}/"
+    host, port = host_and_port(app.config["BIND"])
+    return (phone_urls(host, port) if not is_loopback(host) else [url(host, port)])[0]
+
+
+def open_server_note(app: Flask) -> str:
+    """What the host of an open server reads at start: how groups begin, and where the games from before are."""
+    from .service.groups import games_in_group
+
+    lines = [_("Open to many groups: the home page starts a group, each at a link of its own.")]
+    first = app.extensions["first_group"]
+    with app.app_context():
+        scope.limit_to(first.id)
+        kept = games_in_group()
+    if kept:
+        lines.append(ngettext("The game from before the server was open is in the first group: %(link)s",
+                              "The %(num)d games from before the server was open are in the first group: %(link)s",
+                              kept, link=f"{site_address(app)}g/{first.key}/"))  # fmt: skip
+    return "\n".join(lines) + "\n"
 
 
 def for_phones(listening: list[tuple[str, int]]) -> tuple[str, int]:

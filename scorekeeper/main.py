@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from flask import Flask
 
 from . import rules
 from .config import StartupError
@@ -49,7 +50,7 @@ def main(instance: Path | None) -> None:
 @click.option("--workers", hidden=True)  # gone: said when given
 def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     from . import create_app, serving
-    from .lan import banner
+    from .lan import banner, open_server_note
 
     if workers is not None:
         raise click.UsageError(_("--workers is gone: the server is one process now, and its threads (--threads) "
@@ -61,6 +62,8 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
     server = serving.listening_server(app, settings, per_address=None if behind_proxy else serving.PER_ADDRESS)
     click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy))
+    if app.config["GROUPS_OPEN"]:
+        click.echo(open_server_note(app))
     serving.run(server)
 
 
@@ -120,6 +123,32 @@ def restore(file: Path) -> None:
                         restored=restored))  # fmt: skip
 
 
+@main.command(help=_("List the groups: name, games, last used; never their keys. With --link NAME, the link of the "
+                     "group of that name (or of that number in the list) alone."))  # fmt: skip
+@click.option("--link", "named", metavar="NAME", help=_("Print the link of this group, its key in it."))
+def groups(named: str | None) -> None:
+    from .lan import site_address
+    from .service.groups import key_of, list_groups
+
+    with app_context(create=False, writes=False) as app:
+        listed = list_groups()
+        site = site_address(app)
+        keys = {group.id: key_of(group.id) for group in listed} if named is not None else {}
+    if named is None:
+        for number, group in enumerate(listed, start=1):
+            name = group.name or _("(no name)")
+            click.echo(ngettext("%(number)d. %(name)s: %(num)d game, last used %(used)s",
+                                "%(number)d. %(name)s: %(num)d games, last used %(used)s", group.games,
+                                number=number, name=name, used=f"{group.last_used:%Y-%m-%d %H:%M} UTC"))  # fmt: skip
+        return
+    chosen = [group for number, group in enumerate(listed, start=1) if named in (group.name, str(number))]
+    if len(chosen) != 1:
+        said = _("No group is called “%(name)s”: `scorekeeper groups` lists them.", name=named) if not chosen else None
+        raise click.ClickException(said or _("Several groups are called “%(name)s”: give the number of the one you "
+                                             "mean, from `scorekeeper groups`.", name=named))  # fmt: skip
+    click.echo(f"{site}g/{keys[chosen[0].id]}/")
+
+
 @main.command("rebuild-records", help=_("Replay every game and refresh the players' records from it."))
 def rebuild_records() -> None:
     from .service.games import rebuild_records as rebuild
@@ -165,7 +194,7 @@ def untouched(count: int) -> str:
 
 
 @contextmanager
-def app_context(*, create: bool = True, writes: bool = True) -> Iterator[None]:
+def app_context(*, create: bool = True, writes: bool = True) -> Iterator[Flask]:
     """The app on its data folder and database (said on stderr, so that scripts can read the answer alone).
 
     ``create``: a new database may be made (a restore into a new data folder); else there must be one.
@@ -179,7 +208,7 @@ def app_context(*, create: bool = True, writes: bool = True) -> Iterator[None]:
     click.echo(_("Database: %(name)s", name=name), err=True)
     with app.app_context():
         try:
-            yield
+            yield app
         finally:
             db.session.remove()
             db.engine.dispose()

@@ -52,7 +52,9 @@ def serving(command: list[str], cwd: Path = ROOT, env: dict | None = None, path:
 
 @contextmanager
 def running_server(database_url: str, threads: int | None = None, extra_env: dict | None = None):
-    """The app as `make run` serves it (its THREADS unless told), on ``database_url``, with a data folder of its own."""
+    """The app as `make run` serves it (its THREADS unless told), on ``database_url``, with a data folder of its own.
+
+    It is up once it answers the rule book, a page every server has, open to many groups or not."""
     with tempfile.TemporaryDirectory() as data:
         env = {
             "SCOREKEEPER_INSTANCE": data,
@@ -61,7 +63,7 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
             **({"THREADS": str(threads)} if threads else {}),
             **(extra_env or {}),
         }
-        with serving(SERVE, env=env) as server:
+        with serving(SERVE, env=env, path="/rules") as server:
             yield server
 
 

@@ -154,6 +154,11 @@ def delete_group(group_id: int) -> None:
     db.session.commit()
 
 
+def key_of(group_id: int) -> str:
+    """A group's key, for the host who asked for its link by name."""
+    return db.session.scalars(select(models.Group.key).where(models.Group.id == group_id)).one()
+
+
 def list_groups() -> list[GroupListed]:
     """Every group with its games, oldest first (a command's scope: every group)."""
     counted = select(models.Game.group_id, func.count().label("games")).group_by(models.Game.group_id).subquery()

@@ -10,11 +10,11 @@ import time
 from dataclasses import dataclass
 
 from flask import current_app
-from flask_babel import ngettext
+from flask_babel import gettext, ngettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from .. import models
+from .. import models, rules
 from ..db import db, is_busy
 from . import groups
 from .export import ExportedGame, read_games
@@ -78,8 +78,19 @@ class ImportCutShort(Exception):
 
 
 def import_games(document: object) -> ImportReport:
-    """Store every game of a parsed export that is not here yet; a RuleError if any game breaks a rule."""
-    games = read_games(document)
+    """Store every game of a parsed export that is not here yet; a RuleError if any game breaks a rule.
+
+    The games go into the group in scope. A backup of a whole server, which holds other groups too, is the
+    host's to restore (`scorekeeper restore`): an import stores no group's games in another.
+    """
+    if isinstance(document, dict) and document.get("groups"):
+        raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: the host "
+                                      "restores it with `scorekeeper restore`."))  # fmt: skip
+    return store_games(read_games(document))
+
+
+def store_games(games: list[ExportedGame]) -> ImportReport:
+    """Store the games read from an export that are not here yet, into the group in scope."""
     _room_for(games)
     imported: list[int] = []
     seen = Known(set(), set())

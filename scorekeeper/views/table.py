@@ -94,7 +94,8 @@ def game(game_id: int) -> str:
 def fresh_table(loaded: games.LoadedGame, number: int) -> Markup:
     """The table page's content with an empty hand form: rendered once a version, with this phone's token."""
     token = generate_csrf() if current_app.config.get("WTF_CSRF_ENABLED", True) else TOKEN
-    key = (*loaded.version, request.host_url, str(get_locale()))  # the follow link is a whole address
+    # The follow link is a whole address, in the group's: a page is kept for its site, group and language.
+    key = (*loaded.version, request.host_url, request.script_root, str(get_locale()))
     body = TABLE_PAGES.get(key)
     if body is None:
         form = HandForm(number=number).for_table(loaded.players)
