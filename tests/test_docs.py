@@ -95,13 +95,17 @@ def test_every_command_block_of_the_readme_that_can_run_here_runs(sandbox):
 
 
 def check_the_unit_file(home: Path) -> None:
-    """The README's systemd unit, with %h as this sandbox's home, where pipx put the command."""
-    unit = re.search(r"```ini\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
-    assert unit, "the README shows no unit file"
-    path = home / "scorekeeper.service"
-    path.write_text(unit[1].replace("%h", str(home)))
-    verified = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
-    assert verified.returncode == 0, verified.stdout + verified.stderr
+    """The README's systemd units, with the home where pipx put the command: the user's service (%h), and the
+    template that runs one process per port (its instance, scorekeeper@5001, as systemd reads it)."""
+    units = re.findall(r"```ini\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
+    assert len(units) == 2, "the README shows a user's unit and a template unit"
+    service, template = home / "scorekeeper.service", home / "scorekeeper@.service"
+    service.write_text(units[0].replace("%h", str(home)))
+    template.write_text(units[1].replace("/home/hearts", str(home)))
+    (home / "scorekeeper@5001.service").symlink_to(template)
+    for path in (service, home / "scorekeeper@5001.service"):
+        verified = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
 def need_pipx() -> None:

@@ -1,0 +1,67 @@
+"""An open server in a real Chromium at phone size: a group started on the home page, a game played in it by taps,
+and a second group that sees none of it."""
+
+import re
+
+import pytest
+from browser import served, tap_hand
+from playwright.sync_api import expect
+
+from scorekeeper import create_app
+from scorekeeper.db import db
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def open_server(database_url):
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-" + "g" * 40, "SQLALCHEMY_DATABASE_URI": database_url,
+                      "GROUPS_OPEN": True})  # fmt: skip
+    with served(app) as base:
+        yield base
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def start_a_group(page, base: str, name: str) -> str:
+    """From the home page, as a phone does: the group's name, one tap; the group's address."""
+    page.goto(base + "/")
+    page.get_by_role("textbox", name="The group's name (if you like)").fill(name)
+    page.get_by_role("button", name="Start a group").click()
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
+    expect(page.get_by_role("status")).to_contain_text("Your group is ready")
+    link = page.locator("a.group-link")
+    expect(page.get_by_role("img", name=re.compile("^QR code of "))).to_be_visible()
+    return link.get_attribute("href") or ""
+
+
+def test_a_group_is_started_played_in_by_taps_and_another_group_sees_none_of_it(phone, open_server):
+    page = phone(open_server + "/")
+    expect(page.get_by_role("button", name="Start a group")).to_be_visible()
+    thursday = start_a_group(page, open_server, "Thursday")
+    assert re.fullmatch(re.escape(open_server) + r"/g/[A-Za-z0-9_-]{24}/", thursday)
+
+    page.get_by_role("link", name="Start a new game").click()
+    for seat, name in enumerate(["Ann", "Ben", "Cat", "Dan"]):
+        page.get_by_role("textbox", name=f"Player {seat + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Hand 1 · Ann deals"))).to_be_visible()
+    assert page.url.startswith(thursday + "games/")
+    tap_hand(page, ["Ann", "Ben", "Cat", "Dan"], [4, 0, 9, 0], queen=1)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved")).to_be_visible()
+    expect(page.locator('[data-total="1"]')).to_have_text("13")
+    game_page = page.url
+
+    other = phone(open_server + "/")
+    friday = start_a_group(other, open_server, "Friday")
+    assert friday != thursday
+    other.goto(friday)
+    expect(other.get_by_text("No game in progress.")).to_be_visible()
+    other.goto(friday + "history")
+    expect(other.get_by_text("Ann")).to_have_count(0)
+    answer = other.goto(game_page.replace(thursday, friday))  # Thursday's game through Friday's address
+    assert answer is not None and answer.status == 404
+    page.goto(thursday)  # the first phone still has its group
+    expect(page.locator(".game-card")).to_contain_text("Ann · Ben · Cat · Dan")
