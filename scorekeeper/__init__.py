@@ -97,6 +97,7 @@ def make_data_folder(instance: Path) -> None:
 
 def release_connections() -> None:
     """Keep no connection from the start: requests open their own, and an app given up leaves none behind."""
+    db.session.remove()  # the session's connection first: a disposed pool would never close it
     if not isinstance(db.engine.pool, StaticPool):  # an in-memory SQLite lives in its one connection
         db.engine.dispose()
 
