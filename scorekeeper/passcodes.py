@@ -42,19 +42,6 @@ def passcode_problem(code: str) -> str | None:
     return None
 
 
-def weak_group_passcode(code: str) -> str | None:
-    """Why a group's passcode is too easy to guess, in a sentence for the table; None for a strong one.
-
-    >>> weak_group_passcode("queen of spades") is None, weak_group_passcode("1234") is None
-    (True, False)
-    """
-    if passcode_problem(code) is None:
-        return None
-    return _("This passcode is too easy to guess: choose one of at least %(length)d characters, not only digits, "
-             "with %(variety)d different ones or more, and no common password or row of keys in it; four words the "
-             "table will remember do.", length=STRONG_LENGTH, variety=STRONG_VARIETY)  # fmt: skip
-
-
 def weak() -> str:
     return _("The passcode (SCOREKEEPER_PASSCODE, in the environment or the data folder's settings.env) is too easy "
              "to guess: choose one of at least %(length)d characters, not only digits, with %(variety)d different "

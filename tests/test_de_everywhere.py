@@ -177,6 +177,28 @@ def test_every_page_of_an_evening_is_german_for_a_german_browser(app, client, ev
     assert not problems, "German pages with English on them:\n" + "\n".join(problems)
 
 
+def test_every_page_of_an_open_server_is_german_for_a_german_browser(database_url):
+    from scorekeeper import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "de-" + "g" * 40, "WTF_CSRF_ENABLED": False,
+                      "SQLALCHEMY_DATABASE_URI": database_url, "GROUPS_OPEN": True})  # fmt: skip
+    client = app.test_client()
+    key = client.post("/api/groups", json={"name": "Donnerstag"}).json["key"]
+    client.post(f"/g/{key}/api/games", json={"players": THREE})
+    answers = {name: client.get(path, headers=GERMAN) for name, path in {
+        "the open server's home": "/", "a new group": f"/g/{key}/group?new=1", "the group's home": f"/g/{key}/",
+        "deleting the group": f"/g/{key}/group/delete", "an unknown key": "/g/" + "x" * 24 + "/"}.items()}  # fmt: skip
+    answers["a weak passcode"] = client.post(f"/g/{key}/group/passcode", data={"code-passcode": "1234"}, headers=GERMAN)
+    answers["a name that cannot be"] = client.post("/groups", data={"name": "\u202e"}, headers=GERMAN)
+    problems = []
+    for name, answer in answers.items():
+        language, text = read(answer.get_data(as_text=True), [*NAMES, "Donnerstag"])
+        words = english_in(text)
+        if language != "de" or words:
+            problems.append(f"{name} ({answer.status_code}): lang={language!r}, English: {', '.join(words) or '-'}")
+    assert not problems, "German pages with English on them:\n" + "\n".join(problems)
+
+
 def test_the_reader_finds_the_english_a_german_page_would_show():
     page = """<html lang="de"><head><title>Runde 4 · Hearts Scorekeeper</title><style>.left{}</style></head><body>
       <h1>Runde 4 · Christina gibt</h1><button aria-label="Save hand">Speichern</button><code>pass_cycle</code>

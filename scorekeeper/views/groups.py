@@ -12,7 +12,7 @@ from flask_babel import gettext
 from .. import group_scope, rules
 from ..forms import ActionForm, NameForm, NewGroupForm, PasscodeForm
 from ..group_scope import open_server_only, start_group
-from ..passcodes import weak_group_passcode
+from ..passcodes import STRONG_LENGTH, STRONG_VARIETY, passcode_problem
 from ..qr import qr_svg
 from ..service import groups
 
@@ -115,3 +115,16 @@ def delete() -> ResponseReturnValue:
         site = request.environ.get(group_scope.SITE_ROOT, "")
         return redirect(f"{site}/?deleted=1", 303)  # the site's page says so: the group's session is gone with it
     return render_template("groups/delete.html", group=found, games=groups.games_in_group())
+
+
+def weak_group_passcode(code: str) -> str | None:
+    """Why a group's passcode is too easy to guess, in a sentence for the table; None for a strong one.
+
+    >>> weak_group_passcode("queen of spades") is None
+    True
+    """
+    if passcode_problem(code) is None:
+        return None
+    return gettext("This passcode is too easy to guess: choose one of at least %(length)d characters, not only digits, "
+             "with %(variety)d different ones or more, and no common password or row of keys in it; four words the "
+             "table will remember do.", length=STRONG_LENGTH, variety=STRONG_VARIETY)  # fmt: skip
