@@ -125,6 +125,7 @@ def weak_group_passcode(code: str) -> str | None:
     """
     if passcode_problem(code) is None:
         return None
-    return gettext("This passcode is too easy to guess: choose one of at least %(length)d characters, not only digits, "
-             "with %(variety)d different ones or more, and no common password or row of keys in it; four words the "
-             "table will remember do.", length=STRONG_LENGTH, variety=STRONG_VARIETY)  # fmt: skip
+    return str(gettext("This passcode is too easy to guess: choose one of at least %(length)d characters, not only "
+                       "digits, with %(variety)d different ones or more, and no common password or row of keys in it; "
+                       "four words the table will remember do.", length=STRONG_LENGTH,
+                       variety=STRONG_VARIETY))  # fmt: skip
