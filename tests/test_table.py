@@ -257,6 +257,24 @@ def test_correct_a_hand_opens_the_filled_form_and_recomputes(client, game):
     assert client.get(game + "/hands/7").status_code == 404
 
 
+def test_a_correction_shows_every_later_hand_it_scores_otherwise(client, game):
+    """Hand 2's moon is floored at Ann's total: correcting hand 1 changes what hand 2 took off, and the page says so."""
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    client.post(game + "/hands", data=hand_form([13, 0, 0, 0], 0, 2, moon_option="subtract"))
+    page = client.post(game + "/hands/1", data={**hand_form([9, 0, 4, 0], 1, 1), "preview": "1"})
+    said = page.get_data(as_text=True)
+    table = said[said.index('id="correction"') :]
+    heads = re.findall(r'<th scope="col">([^<]*)</th>', table)
+    assert heads == ["Player", "Hand 1", "Hand 2", "Total now"]
+    assert "The correction also changes what a later hand scores: hand 2." in said
+    ann = re.search(r'<tr class="moved"><th scope="row">Ann</th>(.*?)</tr>', table, re.DOTALL).group(1)
+    assert re.findall(r"<td>(.*?)</td>", ann) == ["<del>4</del> → <ins>9</ins>", "<del>-4</del> → <ins>-9</ins>",
+                                                  "0"]  # fmt: skip
+    unchanged = client.post(game + "/hands/1", data={**hand_form([4, 0, 9, 0], 1, 1), "preview": "1"})
+    assert re.findall(r'<th scope="col">([^<]*)</th>', unchanged.get_data(as_text=True)) == [
+        "Player", "Hand 1", "Total now"]  # fmt: skip
+
+
 def test_a_bad_correction_keeps_the_hand(client, game):
     client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
     answer = client.post(game + "/hands/1", data=hand_form([4, 0, 8, 0], 1, 1))

@@ -167,24 +167,47 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
 
 @dataclass(frozen=True)
 class Change:
-    """One player's score for the corrected hand and total now, before and after the correction."""
+    """One player's scores in the hands a correction changes, and total now, before and after it."""
 
     seat: int
-    score: tuple[int, int | None]
+    scores: list[tuple[int, int | None]]  # one for each of Comparison.hands
     total: tuple[int, int | None]
 
+    @property
+    def moved(self) -> bool:
+        """Whether the correction changes anything of this player's."""
+        return any(new is not None and new != old for old, new in [*self.scores, self.total])
 
-def compare(loaded: games.LoadedGame, after: rules.GameState | None, number: int) -> list[Change]:
+
+@dataclass(frozen=True)
+class Comparison:
+    """What a correction changes: the corrected hand and every later hand it scores otherwise (a moon's floor,
+    an exact reset), and the totals now; seat by seat."""
+
+    hands: list[int]
+    changes: list[Change]
+
+
+def compare(loaded: games.LoadedGame, after: rules.GameState | None, number: int) -> Comparison:
     """Before and after, seat by seat; the after side empty while the hand entered breaks a rule."""
     before = loaded.state
-    return [
+    hands = [number]
+    if after is not None:
+        hands += [
+            later.number
+            for later, redone in zip(before.hands[number:], after.hands[number:], strict=True)
+            if later.scores != redone.scores
+        ]
+    changes = [
         Change(
             seat,
-            (before.hands[number - 1].scores[seat], after.hands[number - 1].scores[seat] if after else None),
+            [(before.hands[hand - 1].scores[seat], after.hands[hand - 1].scores[seat] if after else None)
+             for hand in hands],
             (before.totals[seat], after.totals[seat] if after else None),
-        )
+        )  # fmt: skip
         for seat in range(len(loaded.players))
     ]
+    return Comparison(hands, changes)
 
 
 @bp.post("/games/<int:game_id>/undo")
