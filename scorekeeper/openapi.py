@@ -24,6 +24,7 @@ def document() -> Schema:
     schemas["Rules"]["properties"] = {field.name: house_rule(field.name) for field in fields(rules.HouseRules)}
     names = {"type": "string", "minLength": 1, "maxLength": rules.NAME_MAX}
     schemas["NewGame"]["properties"]["players"] = {"type": "array", **players(), "items": names}
+    schemas["GameChange"]["properties"]["players"] = {"type": "array", **players(), "items": names}
     schemas["HandFacts"]["properties"].update(hand_facts())
     passes = {"type": "string", "enum": list(rules.PASS_STEPS)}
     schemas["Hand"]["properties"].update({"pass": passes, **{card.key: seat(card) for card in rules.PENALTY_CARDS}})

@@ -457,3 +457,23 @@ def test_resending_the_hand_that_ended_the_game_is_no_error(table, client):
     assert answer.status_code == 200 and answer.json["status"] == "finished"
     answer = client.post(f"/api/games/{table.game_id}/hands", json={"number": 2, "hearts": [4, 0, 9, 0], "queen": 1})
     assert answer.status_code == 409 and answer.json["error"] == "This game is finished: it takes no more hands."
+
+
+def test_a_game_s_rules_and_names_change_until_its_first_hand(client, table):
+    game = table.start_game(("Ann", "Benn", "Cat", "Dan"))
+    fixed = {"players": ["Ann", "Ben", "Cat", "Dan"], "rules": {"target": 50, "black_maria": False}}
+    changed = client.patch(f"/api/games/{game['id']}", json=fixed)
+    assert changed.status_code == 200
+    assert changed.json["players"] == ["Ann", "Ben", "Cat", "Dan"] and changed.json["rules"]["target"] == 50
+    assert changed.json["rules"]["pass_cycle"] == game["rules"]["pass_cycle"]  # the rules not given stay
+    assert client.get("/players/Benn").status_code == 404 and client.get("/players/Ben").status_code == 200
+    for body, status in [({"players": ["Ann", "Ben", "Cat"]}, 422), ({"rules": {"target": 5}}, 422),
+                         ({"rules": {"moon": "sometimes"}}, 422), ({"players": ["Ann", "Ann", "Cat", "Dan"]}, 422),
+                         ({"colour": "red"}, 422), ({"rules": [1]}, 422)]:  # fmt: skip
+        answer = client.patch(f"/api/games/{game['id']}", json=body)
+        assert answer.status_code == status and answer.json["error"], body
+    assert client.get(f"/api/games/{game['id']}").json == changed.json  # nothing stored by a refusal
+    table.record_hand([4, 0, 9, 0], 1)
+    late = client.patch(f"/api/games/{game['id']}", json={"rules": {"target": 100}})
+    assert late.status_code == 409 and "until the first hand is recorded" in late.json["error"]
+    assert client.patch("/api/games/99", json={}).status_code == 404

@@ -32,6 +32,7 @@ from .rows import (
     hand_row,
     keep_records,
     new_game_row,
+    rename_players,
 )
 
 P = ParamSpec("P")
@@ -82,6 +83,34 @@ def create_game(players: object, given_rules: object = None) -> LoadedGame:
     db.session.add(game)
     db.session.commit()
     return replayed(game)
+
+
+@changes_a_game
+def change_game(game_id: int, changes: Mapping[str, object]) -> LoadedGame:
+    """The game's house rules (``rules``: any of them; the others stay) and its players' names (``players``: as many
+    seats), changed while no hand is recorded: the table noticed them too late to start again."""
+    locked = _locked(game_id)
+    loaded = locked.loaded
+    unknown = sorted(set(changes) - {"players", "rules"})
+    if unknown:
+        said = _("Only the players and the house rules can be changed, not “%(key)s”.", key=unknown[0])
+        raise rules.RuleError(said, {unknown[0]: said})
+    players, given_rules = changes.get("players"), changes.get("rules")
+    if loaded.state.hands:
+        raise rules.RuleError(_("The house rules and the names can be changed until the first hand is recorded: undo "
+                                "the hands first, or start a new game."), conflict=True)  # fmt: skip
+    names = loaded.players if players is None else rules.clean_names(players)
+    if len(names) != len(loaded.players):
+        said = _("A started game keeps its %(seats)d seats: start a new game for another number of players.",
+                 seats=len(loaded.players))  # fmt: skip
+        raise rules.RuleError(said, {"players": said})
+    if given_rules is not None and not isinstance(given_rules, Mapping):
+        raise rules.RuleError(_("The house rules must be an object."), {"rules": _("An object of house rules.")})
+    house = rules.house_rules(len(names), {**loaded.rules.as_dict(), **(given_rules or {})})
+    rename_players(locked.row, names)
+    for key, value in house.as_dict().items():
+        setattr(locked.row, key, value)
+    return _commit(locked, rules.new_game(len(names), house))
 
 
 def rebuild_records() -> tuple[int, list[str]]:

@@ -65,6 +65,14 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).strip().casefold())
 
 
+def rename_players(game: models.Game, names: Sequence[str]) -> None:
+    """New names for a game's seats: their records count under the new names from the next keep_records."""
+    summary.forget_game(game)
+    for player, name in zip(game.players, names, strict=True):
+        player.name, player.name_key = name, name_key(name)
+        player.total = None  # type: ignore[assignment]  # counted afresh: summary.seat_counts
+
+
 def search_key(name: str) -> str | None:
     """The key to look a typed name up by; None for text no player's name can hold (a NUL, say)."""
     return None if rules.has_hidden_characters(name) or len(name) > rules.NAME_MAX * 3 else name_key(name)

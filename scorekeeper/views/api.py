@@ -108,6 +108,12 @@ def game(game_id: int) -> Response:
     return jsonify(game_json(games.load_game(game_id)))
 
 
+@bp.patch("/games/<int:game_id>")
+def change_game(game_id: int) -> Response:
+    """The house rules or the players' names, changed while no hand is recorded."""
+    return jsonify(game_json(games.change_game(game_id, json_body())))
+
+
 @bp.delete("/games/<int:game_id>")
 def delete_game(game_id: int) -> tuple[str, int]:
     games.delete_game(game_id)

@@ -201,8 +201,10 @@ def compare(loaded: games.LoadedGame, after: rules.GameState | None, number: int
     changes = [
         Change(
             seat,
-            [(before.hands[hand - 1].scores[seat], after.hands[hand - 1].scores[seat] if after else None)
-             for hand in hands],
+            [
+                (before.hands[hand - 1].scores[seat], after.hands[hand - 1].scores[seat] if after else None)
+                for hand in hands
+            ],
             (before.totals[seat], after.totals[seat] if after else None),
         )  # fmt: skip
         for seat in range(len(loaded.players))
