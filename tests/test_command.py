@@ -1,6 +1,9 @@
 """The `scorekeeper` command's data folder and settings, and the docs served as pages."""
 
 import json
+import os
+import subprocess
+import sys
 from contextlib import contextmanager
 
 import pytest
@@ -161,3 +164,12 @@ def test_the_api_guide_is_a_page_too(client):
     page = client.get("/docs/api")
     assert page.status_code == 200 and "/api/openapi.json" in page.text
     assert 'href="/rules#recording-a-hand"' in page.text
+
+
+def test_python_dash_m_scorekeeper_is_the_command_where_none_is_on_path(tmp_path):
+    """As Windows' launcher runs it (`py -m scorekeeper serve`), or a venv that is not activated."""
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "--help"], cwd=tmp_path, capture_output=True,
+                          text=True, env={**os.environ, "LANG": "C"}, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: python -m scorekeeper [OPTIONS] COMMAND [ARGS]...")
+    assert "serve" in done.stdout and "backup" in done.stdout
