@@ -1,15 +1,20 @@
 """The table's language: chosen from the browser or on the phone, the API's errors in it, and catalogs kept honest."""
 
+import os
 import re
+import shutil
 import subprocess
 import sys
+import urllib.request
 
 import pytest
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from scorekeeper import languages, script_words
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
 
-from server import ROOT
+from server import ROOT, serving
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 TWELVE_HEARTS = {"hearts": [4, 0, 8, 0], "queen": 1}
@@ -161,3 +166,61 @@ def words_outside_messages(template: str) -> set[str]:
 )
 def test_a_template_shows_no_word_outside_a_message(template):
     assert words_outside_messages((ROOT / "templates" / template).read_text(encoding="utf-8")) <= NAME
+
+
+@pytest.fixture
+def catalogs(tmp_path, monkeypatch):
+    """The catalogs as a copy of the clone holds them (their .po, not compiled), read afresh by the app."""
+    copy = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS, copy, ignore=shutil.ignore_patterns("*.mo"))
+    monkeypatch.setattr(languages, "TRANSLATIONS", copy)
+    languages.catalog.cache_clear()
+    yield copy / "de" / "LC_MESSAGES"
+    languages.catalog.cache_clear()
+    script_words.translated.cache_clear()  # the page scripts' words, kept from the catalog read here
+
+
+def test_a_catalog_nothing_compiled_is_read_as_it_is(catalogs):
+    assert not (catalogs / "messages.mo").exists()
+    assert languages.catalog("de").gettext("Players") == "Spieler"
+
+
+def test_a_po_edited_after_it_was_compiled_is_read_rather_than_its_old_mo(catalogs):
+    source = catalogs / "messages.po"
+    with source.open("rb") as po, (catalogs / "messages.mo").open("wb") as mo:
+        write_mo(mo, read_po(po))
+    edited = source.read_text(encoding="utf-8").replace('msgstr "Spieler"', 'msgstr "Mitspieler"', 1)
+    source.write_text(edited, encoding="utf-8")
+    later = (catalogs / "messages.mo").stat().st_mtime + 2
+    os.utime(source, (later, later))
+    assert languages.catalog("de").gettext("Players") == "Mitspieler"
+
+
+def test_a_catalog_that_cannot_be_read_is_one_line_and_english_words(catalogs, request, caplog, monkeypatch):
+    (catalogs / "messages.po").write_text('msgid "Players"\nmsgstr "Spieler"\nnot a line of a catalog\n')
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")  # the host's language is the one that cannot be read: said in English
+    page = request.getfixturevalue("client").get("/games/new", headers=GERMAN)  # the app, made once the file broke
+    assert page.status_code == 200 and "Players" in page.text  # English words, English plurals for the scripts
+    said = [record.getMessage() for record in caplog.records if record.name == "scorekeeper.languages"]
+    assert len(said) == 1 and "\n" not in said[0], said
+    assert said[0].startswith(f"Cannot read the German catalog {catalogs / 'messages.po'} (") and "English" in said[0]
+
+
+@pytest.mark.server
+def test_a_copy_of_the_clone_nothing_compiled_serves_german(tmp_path):
+    """As `pip install -e .` then `scorekeeper serve` leaves it: the catalogs as .po files only."""
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT / "scorekeeper", clone / "scorekeeper",
+                    ignore=shutil.ignore_patterns("*.mo", "__pycache__"))  # fmt: skip
+    for name in ("templates", "static", "docs"):
+        shutil.copytree(ROOT / name, clone / name)
+    shutil.copy(ROOT / "pyproject.toml", clone)
+    env = {"PYTHONPATH": str(clone), "SCOREKEEPER_INSTANCE": str(tmp_path / "data"), "SECRET_KEY": "catalogs",
+           "DATABASE_URL": ""}  # fmt: skip
+    with serving([sys.executable, "-m", "scorekeeper", "serve"], cwd=clone, env=env) as server:
+        request = urllib.request.Request(server.base + "/games/new", headers=GERMAN)
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            page = answer.read().decode()
+        said = server.said()
+    assert '<html lang="de"' in page and "<h1>Neues Spiel</h1>" in page and "New game" not in page
+    assert f"Database: {tmp_path / 'data'}" in said and "Cannot read" not in said
