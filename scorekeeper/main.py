@@ -1,7 +1,9 @@
 """The `scorekeeper` command: serve the app, back it up, restore it, look after its records."""
 
+import io
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,11 +21,25 @@ from .languages import ngettext
 class Commands(click.Group):
     """What keeps the app from starting is one line for the host, and a non-zero exit: never a traceback."""
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        printable(sys.stdout)
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except StartupError as stopped:
             raise click.ClickException(str(stopped)) from None
+
+
+def printable(stream: object) -> None:
+    """An output that says what it cannot encode as "?", never stops the command with a UnicodeEncodeError.
+
+    Windows gives a redirected or piped output its ANSI code page (cp1252 in Western Europe), which
+    holds neither a QR code's blocks nor every name a data folder's path may hold.
+    """
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="replace")
 
 
 # What `--help` says is in the host's language too: each command's help is a message, not its docstring.
@@ -60,7 +76,8 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
                                        app.config["MAX_CONTENT_LENGTH"], behind_proxy)  # fmt: skip
     # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
     server = serving.listening_server(app, settings, per_address=None if behind_proxy else serving.PER_ADDRESS)
-    click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy))
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy, encoding=encoding))
     serving.run(server)
 
 
