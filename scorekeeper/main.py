@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from .config import StartupError
 from .db import db
 from .languages import gettext as _
 from .languages import ngettext
+
+if TYPE_CHECKING:
+    from .serving import PortInUse  # imported when serving: the other commands start without waitress
 
 
 class Commands(click.Group):
@@ -72,13 +75,37 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
                                  "serve every phone. Take --workers out of the command."))  # fmt: skip
     app = create_app()
     behind_proxy = bool(app.config["BEHIND_PROXY"])
-    settings = serving.server_settings(bind or app.config["BIND"], threads or app.config["THREADS"],
-                                       app.config["MAX_CONTENT_LENGTH"], behind_proxy)  # fmt: skip
-    # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
-    server = serving.listening_server(app, settings, per_address=None if behind_proxy else serving.PER_ADDRESS)
+    chosen = bind or app.config["BIND"]
+    settings = serving.server_settings(chosen, threads or app.config["THREADS"], app.config["MAX_CONTENT_LENGTH"],
+                                       behind_proxy)  # fmt: skip
+    where = app.config["GIVEN"].get("BIND")
+    # A host who chose no port gets the next free one past a port in use (macOS's AirPlay Receiver holds 5000).
+    ports = serving.PORTS if bind is None and where is None else 1
+    try:
+        # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
+        server = serving.listening_server(app, settings, None if behind_proxy else serving.PER_ADDRESS, ports)
+    except serving.PortInUse as taken:
+        raise StartupError(another_port(taken, bind, where)) from None
+    asked, port = serving.host_and_port(chosen)[1], serving.addresses(server)[0][1]
+    if port != asked:
+        click.echo(_("Port %(taken)d is in use already (another server? On a Mac, the AirPlay Receiver): serving on "
+                     "port %(port)d instead. BIND (or --bind) chooses the port.", taken=asked, port=port))  # fmt: skip
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy, encoding=encoding))
     serving.run(server)
+
+
+def another_port(taken: "PortInUse", bind: str | None, where: str | None) -> str:
+    """What to do about a port in use, said the way the host chose it: --bind, `make run`'s BIND, or BIND."""
+    if bind is not None:
+        return str(taken)
+    if "MAKELEVEL" in os.environ:  # `make run`, which takes no --bind
+        return _("%(bind)s is in use already (another server?): pick another port, e.g. BIND=%(host)s:%(port)d make "
+                 "run.", bind=taken.bind, host=taken.host, port=taken.port)  # fmt: skip
+    if where is not None:
+        return _("%(bind)s is in use already (another server?): pick another port for BIND %(where)s, e.g. "
+                 "BIND=%(host)s:%(port)d.", bind=taken.bind, where=where, host=taken.host, port=taken.port)  # fmt: skip
+    return str(taken)
 
 
 @main.command(help=_("Write a consistent copy of every game to FILE, also while the server runs.\n\nSQLite databases "
