@@ -172,7 +172,7 @@ def rebuild_records() -> None:
         count, skipped = rebuild()
     for problem in skipped:
         click.echo(problem, err=True)
-    click.echo(_("Replayed %(count)d games.", count=count))
+    click.echo(ngettext("Replayed %(num)d game.", "Replayed %(num)d games.", count))
     if skipped:
         raise click.ClickException(untouched(len(skipped)))
 
@@ -186,9 +186,11 @@ def check() -> None:
     for problem in checked.problems:
         click.echo(problem, err=True)
     if not checked.problems:
-        click.echo(_("Checked %(count)d games: every game replays and every record matches.", count=checked.games))
+        click.echo(ngettext("Checked %(num)d game: it replays and every record matches.",
+                            "Checked %(num)d games: every game replays and every record matches.",
+                            checked.games))  # fmt: skip
         return
-    found = [ngettext("%(num)d problem in %(games)d games.", "%(num)d problems in %(games)d games.",
+    found = [ngettext("%(num)d problem (games checked: %(games)d).", "%(num)d problems (games checked: %(games)d).",
                       len(checked.problems), games=checked.games)]  # fmt: skip
     if checked.broken:
         found.append(untouched(len(checked.broken)))
