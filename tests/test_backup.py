@@ -17,6 +17,7 @@ from scorekeeper import models
 from scorekeeper.db import db
 from scorekeeper.main import main
 from scorekeeper.service.backup import export_of_sqlite
+from scorekeeper.service.export import EXPORT_VERSION
 
 from server import call, running_server
 
@@ -231,6 +232,20 @@ def test_a_json_file_of_something_else_is_refused(tmp_path):
     assert (
         answer.exit_code == 1 and "Nothing was restored. This file is not a Hearts Scorekeeper export." in answer.output
     )
+
+
+def test_an_export_in_a_newer_format_is_refused_saying_which_version_it_needs(tmp_path):
+    path = write_export(tmp_path / "newer.json")
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "version": EXPORT_VERSION + 1}))
+    answer = scorekeeper("restore", str(path), instance=tmp_path / "data")
+    assert answer.exit_code == 1 and answer.output.endswith(
+        f"Error: Nothing was restored. This export is in version {EXPORT_VERSION + 1} of the format, newer than this "
+        f"app reads (version {EXPORT_VERSION} and older): update the app to one that reads version "
+        f"{EXPORT_VERSION + 1}, then import the file again.\n"
+    )
+    path.write_text(json.dumps({**document, "version": EXPORT_VERSION}))
+    assert scorekeeper("restore", str(path), instance=tmp_path / "data").exit_code == 0
 
 
 def test_a_backup_from_a_newer_version_is_refused(tmp_path):

@@ -102,6 +102,13 @@ def read_games(document: object) -> list[ExportedGame]:
     """Every game of an export, checked; a RuleError names the first game and hand that breaks a rule."""
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise rules.RuleError(gettext("This file is not a Hearts Scorekeeper export."))
+    version = document.get("version")
+    if isinstance(version, int | float) and not isinstance(version, bool) and version > EXPORT_VERSION:
+        # A newer app's format may mean what this one cannot read: refused whole, rather than read half right.
+        raise rules.RuleError(gettext("This export is in version %(version)s of the format, newer than this app reads "
+                                      "(version %(known)d and older): update the app to one that reads version "
+                                      "%(version)s, then import the file again.", version=version,
+                                      known=EXPORT_VERSION))  # fmt: skip
     games = document.get("games")
     if not isinstance(games, list):
         raise rules.RuleError(gettext("This export has no list of games."))
