@@ -10,8 +10,9 @@ PIP_INSTALL := $(PY) -m pip install -q
 DEV_BIND := $(or $(BIND),127.0.0.1:5000)
 
 # The compiled catalogs (messages.mo) the app reads, one for each language's messages.po.
-# The marks a message is found by, besides gettext's own: lazy_gettext (forms), N_ and NP_ (the rules' tables).
-KEYWORDS := -k lazy_gettext -k N_ -k NP_:1c,2
+# The marks a message is found by, besides gettext's own: lazy_gettext (forms), N_ and NP_ (the rules' tables;
+# N_ with two arguments marks a singular and its plural: click_words.py).
+KEYWORDS := -k lazy_gettext -k N_ -k N_:1,2,2t -k NP_:1c,2
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po))
 
 .PHONY: run dev test lint format lock clean messages

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import rules
+from . import click_words, rules
 from .config import StartupError
 from .db import db
 from .languages import gettext as _
@@ -19,6 +19,8 @@ from .languages import ngettext
 
 if TYPE_CHECKING:
     from .serving import PortInUse  # imported when serving: the other commands start without waitress
+
+click_words.speak()  # click's own words in the host's language too: before the options below are made
 
 
 class Commands(click.Group):

@@ -6,12 +6,15 @@ import shutil
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
+import click
 import pytest
+from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from scorekeeper import languages, script_words
+from scorekeeper import click_words, languages, script_words
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
 
 from server import ROOT, serving
@@ -224,3 +227,45 @@ def test_a_copy_of_the_clone_nothing_compiled_serves_german(tmp_path):
         said = server.said()
     assert '<html lang="de"' in page and "<h1>Neues Spiel</h1>" in page and "New game" not in page
     assert f"Database: {tmp_path / 'data'}" in said and "Cannot read" not in said
+
+
+def test_clicks_own_words_are_in_the_hosts_language_too():
+    """Usage, options, commands and errors: what click says, beside the command's own German."""
+    host = {**os.environ, "LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    helped = subprocess.run([sys.executable, "-m", "scorekeeper", "--help"], env=host, capture_output=True, text=True,
+                            check=True).stdout  # fmt: skip
+    assert helped.startswith("Aufruf: python -m scorekeeper [OPTIONS] COMMAND [ARGS]...\n")
+    assert "\nOptionen:\n" in helped and "\nBefehle:\n" in helped and "Diese Hilfe zeigen und beenden." in helped
+    refused = subprocess.run([sys.executable, "-m", "scorekeeper", "restore"], env=host, capture_output=True,
+                             text=True)  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr.splitlines() == [
+        "Aufruf: python -m scorekeeper restore [OPTIONS] FILE",
+        "Mehr dazu: 'python -m scorekeeper restore --help'.",
+        "",
+        "Fehler: Es fehlt das Argument 'FILE'.",
+    ]
+    missing = subprocess.run([sys.executable, "-m", "scorekeeper", "restore", "/no/such/hearts.json"], env=host,
+                             capture_output=True, text=True)  # fmt: skip
+    assert "Fehler: Ungültiger Wert für 'FILE': Datei '/no/such/hearts.json' gibt es nicht." in missing.stderr
+
+
+def test_the_catalogs_words_of_click_are_words_click_says():
+    """A click that rewords a message would leave its translation unused: click_words.py follows click."""
+    said = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(Path(click.__file__).parent):
+        said.add(message)
+    assert {message[0] if len(message) == 1 else message for message in click_words.MESSAGES} <= said
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_each_translation_keeps_the_fields_of_a_message_in_braces(language):
+    """click's messages fill {name} fields (str.format): a translation that drops or renames one fails there."""
+
+    def fields(text: str) -> set[str]:
+        return set(re.findall(r"\{[^{}]*\}", text))
+
+    for message in catalog(language):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        for index, form in enumerate(forms):
+            assert fields(form) == fields(ids[min(index, len(ids) - 1)]), (message.id, form)
