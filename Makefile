@@ -9,9 +9,21 @@ export PIP_CONSTRAINT := $(abspath constraints.txt)
 PIP_INSTALL := $(PY) -m pip install -q
 DEV_BIND := $(or $(BIND),127.0.0.1:5000)
 
+# The oldest Python pyproject.toml allows. A .venv made by an older one, or whose Python no longer runs (upgraded
+# or removed since), is made again: nothing in it would work.
+PYTHON_MIN := $(shell sed -n 's/^requires-python = ">=\([0-9.]*\)"$$/\1/p' pyproject.toml)
+NEW_ENOUGH := -c 'import sys; sys.exit(sys.version_info < tuple(map(int, "$(PYTHON_MIN)".split("."))))'
+ifneq ($(wildcard $(VENV)),)
+ifneq ($(shell $(PY) $(NEW_ENOUGH) >/dev/null 2>&1 && echo runs),runs)
+$(info $(VENV) was made by a Python older than $(PYTHON_MIN), or by one that no longer runs: making it again.)
+$(shell rm -rf $(VENV))
+endif
+endif
+
 # The compiled catalogs (messages.mo) the app reads, one for each language's messages.po.
-# The marks a message is found by, besides gettext's own: lazy_gettext (forms), N_ and NP_ (the rules' tables).
-KEYWORDS := -k lazy_gettext -k N_ -k NP_:1c,2
+# The marks a message is found by, besides gettext's own: lazy_gettext (forms), N_ and NP_ (the rules' tables;
+# N_ with two arguments marks a singular and its plural: click_words.py).
+KEYWORDS := -k lazy_gettext -k N_ -k N_:1,2,2t -k NP_:1c,2
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po))
 
 .PHONY: run dev test lint format lock clean messages
@@ -48,6 +60,8 @@ format: $(VENV)/.test-deps
 	$(VENV)/bin/ruff check --fix .
 
 $(PY):
+	@$(PYTHON) $(NEW_ENOUGH) 2>/dev/null || { echo "$(PYTHON) is not Python $(PYTHON_MIN) or newer, which the app \
+	needs: install one, then name it, e.g. make PYTHON=python3.12 run." >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PIP_INSTALL) --upgrade pip
 

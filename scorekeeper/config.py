@@ -112,10 +112,14 @@ NAMES = {setting.name: setting for setting in SETTINGS}
 
 
 def settings(instance: Path, environ: Mapping[str, str]) -> dict[str, object]:
-    """Every setting as app.config keys: the defaults, then the settings file, then the environment."""
+    """Every setting as app.config keys: the defaults, then the settings file, then the environment.
+
+    ``GIVEN``: where the host gave each setting it gave, by name ("in the environment", a line of the file).
+    """
     given = dict(settings_file(instance))
     given.update({name: (environ[name], _("in the environment")) for name in NAMES if environ.get(name)})
-    chosen = {setting.key: setting.default for setting in SETTINGS}
+    chosen: dict[str, object] = {setting.key: setting.default for setting in SETTINGS}
+    chosen["GIVEN"] = {name: where for name, (_value, where) in given.items()}
     for name, (value, where) in given.items():
         try:
             chosen[NAMES[name].key] = NAMES[name].read(value)

@@ -6,16 +6,17 @@ the request's translations handed in (``rules.i18n.use``). Which languages there
 are, and the host's (for the command), is languages.py's to say.
 """
 
+import gettext
 import os
 from datetime import timedelta
 
 from flask import Blueprint, Flask, has_request_context, redirect, request
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, Domain, get_locale, get_translations
 from werkzeug.wrappers import Response
 
 from . import guard, rules
 from .group_scope import site_page
-from .languages import DEFAULT, LANGUAGES, TRANSLATIONS, host_language
+from .languages import DEFAULT, LANGUAGES, TRANSLATIONS, catalog, host_language
 
 COOKIE = "language"
 REMEMBERED = timedelta(days=400)  # as long as a browser keeps a cookie: the phone's own choice
@@ -24,11 +25,26 @@ bp = Blueprint("language", __name__)
 
 
 def init_app(app: Flask) -> None:
-    Babel(app, locale_selector=language, default_translation_directories=str(TRANSLATIONS))
+    babel = Babel(app, locale_selector=language, default_translation_directories=str(TRANSLATIONS))
+    babel.domain_instance = Catalogs()
+    for code in LANGUAGES:
+        catalog(code)  # a catalog that cannot be read is said when the app starts, not at its language's first page
     rules.i18n.use(get_translations)
     app.register_blueprint(bp)
     app.context_processor(lambda: {"language": str(get_locale()), "languages": LANGUAGES})
     app.after_request(vary)
+
+
+class Catalogs(Domain):  # type: ignore[misc]  # Flask-Babel ships no types
+    """Flask-Babel's translations taken from languages.catalog, as the command's are.
+
+    Flask-Babel alone reads the compiled catalogs only, and where nothing compiled them
+    (a clone, an editable install) every page would be English whatever its lang says.
+    """
+
+    def get_translations(self) -> gettext.NullTranslations:
+        locale = get_locale()
+        return catalog(str(locale) if locale else DEFAULT)
 
 
 def language() -> str:

@@ -92,10 +92,15 @@ def phone_urls(host: str, port: int) -> list[str]:
     return [url(address, port) for address in lan_addresses()] or [url("localhost", port)]
 
 
-def banner(app: Flask, listening: list[tuple[str, int]], *, behind_proxy: bool) -> str:
-    """What the host reads once the server listens: its data, its addresses, and the phones' address."""
+def banner(app: Flask, listening: list[tuple[str, int]], *, behind_proxy: bool, encoding: str = "utf-8") -> str:
+    """What the host reads once the server listens: its data, its addresses, and the phones' address.
+
+    ``encoding``: the output's. The QR code is drawn in block characters, which a console or a file in
+    an older encoding (Windows gives cp1252 to a redirected output) cannot hold: there the address alone.
+    """
     settings = Path(app.instance_path, SETTINGS_FILE)
     heading, urls = for_the_phones(app.config["HOSTS"], *for_phones(listening), behind_proxy)
+    code = qr_text(urls[0]) if urls and can_show(qr_text(urls[0]), encoding) else None
     lines = [
         "\n" + _("Data folder: %(path)s", path=app.instance_path),
         *([_("Settings: %(path)s", path=settings)] if settings.exists() else []),
@@ -104,7 +109,7 @@ def banner(app: Flask, listening: list[tuple[str, int]], *, behind_proxy: bool) 
         "",
         heading,
         *(f"    {address}" for address in urls),
-        *([_("or scan this code:") + "\n" + qr_text(urls[0])] if urls else []),
+        *([_("or scan this code:") + "\n" + code] if code else []),
         _("(Ctrl+C stops the server.)") + "\n",
     ]
     return "\n".join(lines)
@@ -136,6 +141,18 @@ def open_server_note(app: Flask) -> str:
                               "The %(num)d games from before the server was open are in the first group: %(link)s",
                               kept, link=f"{site_address(app)}g/{first.key}/"))  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def can_show(text: str, encoding: str) -> bool:
+    """
+    >>> can_show("▀▄█", "utf-8"), can_show("▀▄█", "cp1252"), can_show("▀▄█", "no such encoding")
+    (True, False, False)
+    """
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def for_phones(listening: list[tuple[str, int]]) -> tuple[str, int]:

@@ -1,30 +1,51 @@
 """The `scorekeeper` command: serve the app, back it up, restore it, look after its records."""
 
+import io
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from flask import Flask
 
-from . import rules
+from . import click_words, rules
 from .config import StartupError
 from .db import db
 from .languages import gettext as _
 from .languages import ngettext
 
+if TYPE_CHECKING:
+    from .serving import PortInUse  # imported when serving: the other commands start without waitress
+
+click_words.speak()  # click's own words in the host's language too: before the options below are made
+
 
 class Commands(click.Group):
     """What keeps the app from starting is one line for the host, and a non-zero exit: never a traceback."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        printable(sys.stdout)
+        return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except StartupError as stopped:
             raise click.ClickException(str(stopped)) from None
+
+
+def printable(stream: object) -> None:
+    """An output that says what it cannot encode as "?", never stops the command with a UnicodeEncodeError.
+
+    Windows gives a redirected or piped output its ANSI code page (cp1252 in Western Europe), which
+    holds neither a QR code's blocks nor every name a data folder's path may hold.
+    """
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="replace")
 
 
 # What `--help` says is in the host's language too: each command's help is a message, not its docstring.
@@ -57,14 +78,39 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
                                  "serve every phone. Take --workers out of the command."))  # fmt: skip
     app = create_app()
     behind_proxy = bool(app.config["BEHIND_PROXY"])
-    settings = serving.server_settings(bind or app.config["BIND"], threads or app.config["THREADS"],
-                                       app.config["MAX_CONTENT_LENGTH"], behind_proxy)  # fmt: skip
-    # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
-    server = serving.listening_server(app, settings, per_address=None if behind_proxy else serving.PER_ADDRESS)
-    click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy))
+    chosen = bind or app.config["BIND"]
+    settings = serving.server_settings(chosen, threads or app.config["THREADS"], app.config["MAX_CONTENT_LENGTH"],
+                                       behind_proxy)  # fmt: skip
+    where = app.config["GIVEN"].get("BIND")
+    # A host who chose no port gets the next free one past a port in use (macOS's AirPlay Receiver holds 5000).
+    ports = serving.PORTS if bind is None and where is None else 1
+    try:
+        # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
+        server = serving.listening_server(app, settings, None if behind_proxy else serving.PER_ADDRESS, ports)
+    except serving.PortInUse as taken:
+        raise StartupError(another_port(taken, bind, where)) from None
+    asked, port = serving.host_and_port(chosen)[1], serving.addresses(server)[0][1]
+    if port != asked:
+        click.echo(_("Port %(taken)d is in use already (another server? On a Mac, the AirPlay Receiver): serving on "
+                     "port %(port)d instead. BIND (or --bind) chooses the port.", taken=asked, port=port))  # fmt: skip
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy, encoding=encoding))
     if app.config["GROUPS_OPEN"]:
         click.echo(open_server_note(app))
     serving.run(server)
+
+
+def another_port(taken: "PortInUse", bind: str | None, where: str | None) -> str:
+    """What to do about a port in use, said the way the host chose it: --bind, `make run`'s BIND, or BIND."""
+    if bind is not None:
+        return str(taken)
+    if "MAKELEVEL" in os.environ:  # `make run`, which takes no --bind
+        return _("%(bind)s is in use already (another server?): pick another port, e.g. BIND=%(host)s:%(port)d make "
+                 "run.", bind=taken.bind, host=taken.host, port=taken.port)  # fmt: skip
+    if where is not None:
+        return _("%(bind)s is in use already (another server?): pick another port for BIND %(where)s, e.g. "
+                 "BIND=%(host)s:%(port)d.", bind=taken.bind, where=where, host=taken.host, port=taken.port)  # fmt: skip
+    return str(taken)
 
 
 @main.command(help=_("Write a consistent copy of every game to FILE, also while the server runs.\n\nSQLite databases "
@@ -157,7 +203,7 @@ def rebuild_records() -> None:
         count, skipped = rebuild()
     for problem in skipped:
         click.echo(problem, err=True)
-    click.echo(_("Replayed %(count)d games.", count=count))
+    click.echo(ngettext("Replayed %(num)d game.", "Replayed %(num)d games.", count))
     if skipped:
         raise click.ClickException(untouched(len(skipped)))
 
@@ -171,9 +217,11 @@ def check() -> None:
     for problem in checked.problems:
         click.echo(problem, err=True)
     if not checked.problems:
-        click.echo(_("Checked %(count)d games: every game replays and every record matches.", count=checked.games))
+        click.echo(ngettext("Checked %(num)d game: it replays and every record matches.",
+                            "Checked %(num)d games: every game replays and every record matches.",
+                            checked.games))  # fmt: skip
         return
-    found = [ngettext("%(num)d problem in %(games)d games.", "%(num)d problems in %(games)d games.",
+    found = [ngettext("%(num)d problem (games checked: %(games)d).", "%(num)d problems (games checked: %(games)d).",
                       len(checked.problems), games=checked.games)]  # fmt: skip
     if checked.broken:
         found.append(untouched(len(checked.broken)))

@@ -13,6 +13,7 @@ Windows.
 import errno
 import logging
 import socket
+import sys
 from typing import Any
 
 from waitress.adjustments import Adjustments
@@ -28,6 +29,9 @@ CONNECTIONS = 500  # open connections at most (each one a file descriptor); more
 # (a guest network, a phone hotspot) a few dozen. Past it, the address's new connection is closed at once.
 PER_ADDRESS = 32
 IDLE_SECONDS = 30  # a connection that sends nothing for this long is closed (the phones poll every second)
+# Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
+PORTS = 10
+WSAEACCES, WSAEADDRINUSE = 10013, 10048  # Windows' errors for a port taken (winerror)
 
 
 def server_settings(bind: str, threads: int, body_max: int | None, behind_proxy: bool) -> dict[str, Any]:
@@ -90,10 +94,60 @@ def host_and_port(bind: str) -> tuple[str, int]:
     return host.removeprefix("[").removesuffix("]"), int(port)
 
 
+def listening_options(platform: str) -> list[tuple[str, int]]:
+    """The listening socket's options (their names in ``socket``), chosen so that a port in use is an error.
+
+    Windows lets a second server bind a port in use, silently, when it sets SO_REUSEADDR (as waitress
+    does): there the port is taken with SO_EXCLUSIVEADDRUSE instead. Elsewhere SO_REUSEADDR only lets
+    a restarted server have its port back while its last connections close; a port in use stays refused.
+
+    >>> listening_options("win32"), listening_options("linux"), listening_options("darwin")
+    ([('SO_EXCLUSIVEADDRUSE', 1)], [('SO_REUSEADDR', 1)], [('SO_REUSEADDR', 1)])
+    """
+    return [("SO_EXCLUSIVEADDRUSE", 1)] if platform == "win32" else [("SO_REUSEADDR", 1)]
+
+
+def in_use(failed: OSError, platform: str = sys.platform) -> bool:
+    """Whether a bind failed because the port is taken.
+
+    Windows says WSAEADDRINUSE, or WSAEACCES for a port another program holds exclusively (or that
+    Windows keeps for itself, as Hyper-V does with ranges of ports).
+
+    >>> in_use(OSError(errno.EADDRINUSE, "Address already in use")), in_use(OSError(errno.EACCES, "Permission denied"))
+    (True, False)
+    """
+    return failed.errno == errno.EADDRINUSE or (
+        platform == "win32" and getattr(failed, "winerror", None) in (WSAEACCES, WSAEADDRINUSE)
+    )
+
+
+class PortInUse(StartupError):
+    """The port asked for is taken: the message names a port to try instead (``host``, ``port``)."""
+
+    def __init__(self, bind: str, host: str, port: int) -> None:
+        self.bind, self.host, self.port = bind, host, port
+        super().__init__(_("%(bind)s is in use already (another server?): pick another port with --bind, e.g. "
+                           "--bind %(host)s:%(port)d.", bind=bind, host=host, port=port))  # fmt: skip
+
+
 class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
     """Waitress's server on one socket, with at most ``per_address`` connections open from one address."""
 
     per_address: int | None = PER_ADDRESS
+    platform = sys.platform
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().__init__(*args, **kwargs)
+        except OSError:  # a port in use, say: its socket and trigger closed, as the next port may be tried
+            if getattr(self, "trigger", None) is not None:  # made first, then the socket
+                self.close()
+            raise
+
+    def set_reuse_addr(self) -> None:
+        """This platform's options for the listening socket, where waitress would set SO_REUSEADDR on every one."""
+        for name, value in listening_options(self.platform):
+            self.socket.setsockopt(socket.SOL_SOCKET, getattr(socket, name), value)
 
     def accept(self) -> tuple[socket.socket, Any] | None:
         accepted: tuple[socket.socket, Any] | None = super().accept()
@@ -113,11 +167,16 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
     """Waitress's own create_server, with ``Server`` for each address listened on."""
     adjustments = Adjustments(**settings)
     dispatcher = ThreadedTaskDispatcher()
-    dispatcher.set_thread_count(adjustments.threads)
     sockets: dict[int, Any] = {}
-    servers = [
-        Server(app, sockets, dispatcher=dispatcher, adj=adjustments, sockinfo=info) for info in adjustments.listen
-    ]
+    servers: list[Server] = []
+    try:
+        for info in adjustments.listen:
+            servers.append(Server(app, sockets, dispatcher=dispatcher, adj=adjustments, sockinfo=info))
+    except OSError:
+        for server in servers:  # the addresses bound already: free for another try
+            server.close()
+        raise
+    dispatcher.set_thread_count(adjustments.threads)  # once listening: a port in use leaves no thread behind
     for server in servers:
         server.per_address = per_address
     if len(servers) == 1:
@@ -126,23 +185,39 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
     return MultiSocketServer(sockets, adjustments, listening, dispatcher, servers[-1].log_info)
 
 
-def listening_server(app: Any, settings: dict[str, Any], per_address: int | None = PER_ADDRESS) -> Any:
+def listening_server(app: Any, settings: dict[str, Any], per_address: int | None = PER_ADDRESS, ports: int = 1) -> Any:
     """The server, listening already (so the banner's address answers); a StartupError when it cannot.
 
     ``per_address``: None behind a proxy, where every connection comes from the proxy's address.
+    ``ports``: how many ports to try, from BIND's up, the first free one taken (for a host who chose none).
     """
     bind = settings["listen"]
-    try:
-        return create_server(app, settings, per_address)
-    except OSError as failed:
-        if failed.errno == errno.EADDRINUSE or getattr(failed, "winerror", None) == 10048:
-            host, _colon, port = bind.split()[0].rpartition(":")
-            in_use = _("%(bind)s is in use already (another server?): pick another port with --bind, e.g. --bind "
-                       "%(host)s:%(port)d.", bind=bind, host=host, port=int(port) + 1)  # fmt: skip
-            raise StartupError(in_use) from None
-        if isinstance(failed, socket.gaierror) or failed.errno in (errno.EADDRNOTAVAIL, errno.EACCES):
-            raise cannot_listen(bind, failed.strerror or str(failed)) from None
-        raise
+    for tried in range(ports):
+        try:
+            return create_server(app, {**settings, "listen": on_port(bind, tried)}, per_address)
+        except OSError as failed:
+            if in_use(failed):
+                if tried + 1 < ports and on_port(bind, tried + 1) != bind:
+                    continue
+                host, _colon, port = bind.split()[0].rpartition(":")
+                raise PortInUse(bind, host, int(port) + tried + 1) from None
+            if isinstance(failed, socket.gaierror) or failed.errno in (errno.EADDRNOTAVAIL, errno.EACCES):
+                raise cannot_listen(bind, failed.strerror or str(failed)) from None
+            raise
+    raise AssertionError("ports is 1 or more")
+
+
+def on_port(listen: str, later: int) -> str:
+    """What waitress listens on, ``later`` ports up (where there is such a port; the system's pick stays its pick).
+
+    >>> on_port("0.0.0.0:5000", 1), on_port("[::1]:5000 127.0.0.1:5000", 2), on_port("127.0.0.1:0", 1)
+    ('0.0.0.0:5001', '[::1]:5002 127.0.0.1:5002', '127.0.0.1:0')
+    """
+    moved = []
+    for address in listen.split():
+        host, _colon, port = address.rpartition(":")
+        moved.append(f"{host}:{int(port) + later}" if 0 < int(port) <= 65535 - later else address)
+    return " ".join(moved)
 
 
 def cannot_listen(bind: str, why: str) -> StartupError:

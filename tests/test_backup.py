@@ -17,6 +17,7 @@ from scorekeeper import models
 from scorekeeper.db import db
 from scorekeeper.main import main
 from scorekeeper.service.backup import export_of_sqlite
+from scorekeeper.service.export import BACKUP_VERSION
 
 from server import call, running_server
 
@@ -152,9 +153,9 @@ def test_check_finds_a_stored_record_that_differs_and_rebuild_records_mends_it(a
         db.session.commit()
     found = scorekeeper("check", instance=tmp_path, database_url=database_url)
     assert found.exit_code == 1 and "the stored record of Ben differs from the replay" in found.output
-    assert "Replayed 1 games." in scorekeeper("rebuild-records", instance=tmp_path, database_url=database_url).output
+    assert "Replayed 1 game." in scorekeeper("rebuild-records", instance=tmp_path, database_url=database_url).output
     fine = scorekeeper("check", instance=tmp_path, database_url=database_url)
-    assert fine.exit_code == 0 and "Checked 1 games" in fine.output
+    assert fine.exit_code == 0 and "Checked 1 game:" in fine.output
 
 
 def test_check_finds_a_players_summary_that_differs_and_rebuild_records_mends_it(app, table, database_url, tmp_path):
@@ -233,6 +234,20 @@ def test_a_json_file_of_something_else_is_refused(tmp_path):
     )
 
 
+def test_an_export_in_a_newer_format_is_refused_saying_which_version_it_needs(tmp_path):
+    path = write_export(tmp_path / "newer.json")
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "version": BACKUP_VERSION + 1}))
+    answer = scorekeeper("restore", str(path), instance=tmp_path / "data")
+    assert answer.exit_code == 1 and answer.output.endswith(
+        f"Error: Nothing was restored. This export is in version {BACKUP_VERSION + 1} of the format, newer than this "
+        f"app reads (version {BACKUP_VERSION} and older): update the app to one that reads version "
+        f"{BACKUP_VERSION + 1}, then import the file again.\n"
+    )
+    path.write_text(json.dumps({**document, "version": BACKUP_VERSION}))
+    assert scorekeeper("restore", str(path), instance=tmp_path / "data").exit_code == 0
+
+
 def test_a_backup_from_a_newer_version_is_refused(tmp_path):
     assert scorekeeper("restore", str(write_export(tmp_path / "x.json")), instance=tmp_path / "new").exit_code == 0
     assert scorekeeper("backup", str(tmp_path / "newer.sqlite"), instance=tmp_path / "new").exit_code == 0
@@ -277,11 +292,11 @@ def test_check_names_each_game_it_cannot_read_and_goes_on(tmp_path):
     assert "Game 1 does not replay: The pass cycle must be one of" in found.output
     assert "Game 2 cannot be read: a hand's row holds a value the app never writes" in found.output
     assert "Game 3 cannot be read: its row holds a value the app never writes (Invalid isoformat string" in found.output
-    assert "Game 4" not in found.output and "3 problems in 4 games. The games that cannot be read" in found.output
-    rebuilt = scorekeeper("rebuild-records", instance=tmp_path / "data")
     assert (
-        rebuilt.exit_code == 1 and "Replayed 1 games." in rebuilt.output and "Game 2 cannot be read" in rebuilt.output
+        "Game 4" not in found.output and "3 problems (games checked: 4). The games that cannot be read" in found.output
     )
+    rebuilt = scorekeeper("rebuild-records", instance=tmp_path / "data")
+    assert rebuilt.exit_code == 1 and "Replayed 1 game." in rebuilt.output and "Game 2 cannot be read" in rebuilt.output
 
 
 @pytest.mark.parametrize("name", ["hearts.json", "hearts.sqlite"])

@@ -1,6 +1,9 @@
 """The `scorekeeper` command's data folder and settings, and the docs served as pages."""
 
 import json
+import os
+import subprocess
+import sys
 from contextlib import contextmanager
 
 import pytest
@@ -88,7 +91,7 @@ def test_the_settings_file_is_read_by_every_command_and_the_server(tmp_path):
                                      "SECRET_KEY='from the file'\n")  # fmt: skip
     assert scorekeeper("restore", str(export(tmp_path, 2)), instance=tmp_path / "data").exit_code == 0
     checked = scorekeeper("check", instance=tmp_path / "data")
-    assert checked.exit_code == 0 and "Checked 1 games" in checked.output and f"Database: {elsewhere}" in checked.output
+    assert checked.exit_code == 0 and "Checked 1 game:" in checked.output and f"Database: {elsewhere}" in checked.output
     assert not (tmp_path / "data" / "scorekeeper.sqlite").exists()
     env = {"SCOREKEEPER_INSTANCE": str(tmp_path / "data"), "DATABASE_URL": "", "SECRET_KEY": ""}
     with serving(SERVE, env=env) as server:
@@ -161,3 +164,24 @@ def test_the_api_guide_is_a_page_too(client):
     page = client.get("/docs/api")
     assert page.status_code == 200 and "/api/openapi.json" in page.text
     assert 'href="/rules#recording-a-hand"' in page.text
+
+
+def test_python_dash_m_scorekeeper_is_the_command_where_none_is_on_path(tmp_path):
+    """As Windows' launcher runs it (`py -m scorekeeper serve`), or a venv that is not activated."""
+    done = subprocess.run([sys.executable, "-m", "scorekeeper", "--help"], cwd=tmp_path, capture_output=True,
+                          text=True, env={**os.environ, "LANG": "C"}, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: python -m scorekeeper [OPTIONS] COMMAND [ARGS]...")
+    assert "serve" in done.stdout and "backup" in done.stdout
+
+
+def test_one_game_is_one_game_in_either_language(tmp_path):
+    assert scorekeeper("restore", str(export(tmp_path)), instance=tmp_path / "data").exit_code == 0
+    english = {"LANG": "C", "LC_ALL": "", "LC_MESSAGES": ""}
+    german = {**english, "LANG": "de_DE.UTF-8"}
+    assert "Checked 1 game: it replays and every record matches." in scorekeeper("check", instance=tmp_path / "data",
+                                                                                   **english).output  # fmt: skip
+    assert "Replayed 1 game.\n" in scorekeeper("rebuild-records", instance=tmp_path / "data", **english).output
+    assert "1 Spiel geprüft: Es lässt sich nachspielen" in scorekeeper("check", instance=tmp_path / "data",
+                                                                       **german).output  # fmt: skip
+    assert "1 Spiel nachgespielt.\n" in scorekeeper("rebuild-records", instance=tmp_path / "data", **german).output

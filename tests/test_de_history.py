@@ -202,7 +202,7 @@ def test_a_german_hosts_commands_speak_german(table, client, tmp_path, monkeypat
     assert restored.exit_code == 0 and "1 Spiel aus" in restored.output and "wiederhergestellt." in restored.output
     assert "Datenordner:" in restored.output
     checked = CliRunner().invoke(main, ["check"], env=env)
-    assert checked.exit_code == 0 and "Spiele geprüft: 1." in checked.output
+    assert checked.exit_code == 0 and "1 Spiel geprüft: Es lässt sich nachspielen" in checked.output
     written = CliRunner().invoke(main, ["backup", str(tmp_path / "copy.sqlite")], env=env)
     assert written.exit_code == 0 and "SQLite-Datenbank nach" in written.output
 

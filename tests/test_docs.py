@@ -1,14 +1,19 @@
 """The README and docs/: every link lands inside the repository, every command block runs as written.
 
-Each ```sh block of the README says how it is tested, in an HTML comment on the line before it:
-``runs`` (it must succeed), ``serves`` (it must serve the app, on loopback here), ``run by CI``
-(make test, which CI runs), or ``not run here: why``. The unit file is checked by systemd-analyze.
+Each ```sh and ```powershell block of the README says how it is tested, in an HTML comment on the
+line before it: ``runs`` (it must succeed), ``serves`` (it must serve the app, on loopback here),
+``run by CI`` (make test, which CI runs), or ``not run here: why`` (every PowerShell block: there
+is no Windows here). Each block runs as a new host would run it: in a fresh copy of the repository,
+in one home of its own. The unit file is checked by systemd-analyze, the launchd agent run as
+launchd would run it.
 """
 
 import os
+import plistlib
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -16,13 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import config, paths
 from scorekeeper.views.docs import slug
 
 from server import ROOT, wait_until_up
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-BLOCK = re.compile(r"(?:<!-- (?P<tag>[^>]*?) -->\n)?```sh\n(?P<commands>.*?)```", re.DOTALL)
+BLOCK = re.compile(r"(?:<!-- (?P<tag>[^>]*?) -->\n)?```(?P<shell>sh|powershell)\n(?P<commands>.*?)```", re.DOTALL)
 
 
 def headings(document: Path) -> set[str]:
@@ -43,55 +49,119 @@ def test_every_link_resolves_inside_the_repository(document):
             assert anchor in headings(path), f"{document.name}: {link} names no heading of {path.name}"
 
 
-def readme_blocks() -> list[tuple[str, str]]:
-    return [(match["tag"] or "", match["commands"]) for match in BLOCK.finditer((ROOT / "README.md").read_text())]
+def readme_blocks(shell: str = "sh") -> list[tuple[str, str]]:
+    found = BLOCK.finditer((ROOT / "README.md").read_text())
+    return [(match["tag"] or "", match["commands"]) for match in found if match["shell"] == shell]
 
 
 def test_every_command_block_of_the_readme_says_how_it_is_tested():
-    blocks = readme_blocks()
-    assert len(blocks) == (ROOT / "README.md").read_text().count("```sh")
-    for tag, commands in blocks:
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme_blocks()) == readme.count("```sh")
+    assert len(readme_blocks("powershell")) == readme.count("```powershell") >= 5  # Windows: each step
+    for tag, commands in readme_blocks():
         assert tag in ("runs", "serves", "run by CI") or re.fullmatch(r"not run here: \w.+", tag), commands
+    for tag, commands in readme_blocks("powershell"):
+        assert re.fullmatch(r"not run here: PowerShell, on Windows.*", tag), commands
 
 
 @pytest.fixture
 def sandbox(tmp_path):
-    """A host's shell: its own home (pipx installs into it), its own data folder, loopback only."""
+    """A new host's shell: a home of its own (pipx installs into it, the app's data folder is in it), loopback only."""
     home = tmp_path / "home"
     home.mkdir()
-    kept = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "VIRTUAL_ENV", "PIPX_HOME")}
+    outer = ("DATABASE_URL", "VIRTUAL_ENV", "PIPX_HOME", "PIPX_BIN_DIR", "SCOREKEEPER_INSTANCE", "XDG_DATA_HOME",
+             "PIP_CONSTRAINT", "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")  # fmt: skip
+    kept = {key: value for key, value in os.environ.items() if key not in outer}
     cache = subprocess.run([sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True)
     return {
         **kept,
         "HOME": str(home),
-        "PATH": f"{home}/.local/bin:{kept['PATH']}",
-        "SCOREKEEPER_INSTANCE": str(tmp_path / "data"),  # `make run` would use the clone's own instance/
-        "PIP_CONSTRAINT": str(ROOT / "constraints.txt"),
+        "PATH": f"{home}/.local/bin:{kept['PATH']}",  # as a terminal opened after `pipx ensurepath` has it
         **({"PIP_CACHE_DIR": cache.stdout.strip()} if cache.returncode == 0 else {}),
         "BIND": "127.0.0.1:0",
-        "SECRET_KEY": "readme-test",
     }
 
 
+def fresh_copy(folder: Path) -> Path:
+    """The repository as a new clone has it: no .venv, no compiled catalog, an empty instance/."""
+    left_out = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.mo", "*.pot", ".*_cache", "out", "*.egg-info")
+    shutil.copytree(ROOT, folder, ignore=lambda where, names: left_out(where, names) | (
+        {name for name in names if name != ".gitkeep"} if Path(where) == ROOT / "instance" else set()))  # fmt: skip
+    return folder
+
+
 @pytest.mark.server
-def test_every_command_block_of_the_readme_that_can_run_here_runs(sandbox):
+def test_every_command_block_of_the_readme_that_can_run_here_runs(sandbox, tmp_path):
     need_pipx()
     ran = []
-    for tag, commands in readme_blocks():
+    for number, (tag, commands) in enumerate(readme_blocks()):
+        if tag not in ("runs", "serves"):
+            continue
+        clone = fresh_copy(tmp_path / f"clone-{number}")
         if tag == "runs":
             done = subprocess.run(
-                ["bash", "-euo", "pipefail", "-c", commands], cwd=ROOT, env=sandbox, capture_output=True, text=True
+                ["bash", "-euo", "pipefail", "-c", commands], cwd=clone, env=sandbox, capture_output=True, text=True
             )
             assert done.returncode == 0, f"{commands}\n{done.stdout}\n{done.stderr}"
-        elif tag == "serves":
-            serve(commands, sandbox)
         else:
-            continue
+            serve(commands, sandbox, clone)
         ran.append(commands)
-    assert len(ran) >= 5
-    assert "Restored" in done.stdout or "Checked" in done.stdout
+    assert len(ran) >= 9
+    assert "Checked" in done.stdout  # the last: restore, then check, on the data folder of the settings written
+    home = Path(sandbox["HOME"])
+    data = home / ".local" / "share" / "scorekeeper"
+    assert f"Data folder: {data}\n" in done.stderr and private(data / "settings.env")
+    check_the_mac_settings(home)
+    run_the_launchd_agent(home, sandbox)
     if shutil.which("systemd-analyze"):
-        check_the_unit_file(Path(sandbox["HOME"]))
+        check_the_unit_file(home)
+
+
+def private(path: Path) -> bool:
+    """A file only its owner may read, in a folder only its owner may enter."""
+    return not (stat.S_IMODE(path.stat().st_mode) & 0o077 or stat.S_IMODE(path.parent.stat().st_mode) & 0o077)
+
+
+def check_the_mac_settings(home: Path) -> None:
+    """The macOS block wrote its settings where the app looks on a Mac."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "platform", "darwin")
+        patch.setenv("HOME", str(home))
+        folder = paths.user_data_folder()
+    assert private(folder / "settings.env")
+    assert config.settings_file(folder)["SCOREKEEPER_PASSCODE"][0] == "four words nobody guesses"
+
+
+def run_the_launchd_agent(home: Path, env: dict[str, str]) -> None:
+    """The README's launch agent, as launchd runs it: its program with its arguments, its output to its log."""
+    (agent,) = (home / "Library" / "LaunchAgents").glob("*.plist")
+    with agent.open("rb") as file:
+        job = plistlib.load(file)
+    assert agent.name == job["Label"] + ".plist" and job["RunAtLoad"] and job["KeepAlive"] == {"SuccessfulExit": False}
+    log = Path(job["StandardOutPath"])
+    assert log == Path(job["StandardErrorPath"]) and log.parent.is_dir()
+    with log.open("wb+") as output:
+        agent_process = subprocess.Popen(job["ProgramArguments"], env=env, cwd="/", stdout=output,
+                                         stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+        try:
+            wait_until_up(agent_process, output, "/", seconds=60)
+        finally:
+            os.killpg(agent_process.pid, signal.SIGTERM)
+            agent_process.wait(timeout=30)
+
+
+def test_the_postgresql_steps_write_settings_the_app_reads(tmp_path):
+    """Their lines for the data folder, in a new home where it does not exist yet (the rest needs a cluster)."""
+    (block,) = (commands for _tag, commands in readme_blocks() if "createdb" in commands)
+    lines = block.replace("\\\n", "").splitlines()
+    ours = [line for line in lines if "~/.local/share/scorekeeper" in line]
+    assert len(ours) >= 2 and ours == lines[lines.index(ours[0]) : lines.index(ours[-1]) + 1]
+    env = {**os.environ, "HOME": str(tmp_path)}
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", "\n".join(ours)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    data = tmp_path / ".local" / "share" / "scorekeeper"
+    assert private(data / "settings.env")
+    assert config.settings_file(data)["DATABASE_URL"][0] == "postgresql://hearts:choose-a-password@localhost/hearts"
 
 
 def check_the_unit_file(home: Path) -> None:
@@ -118,11 +188,11 @@ def need_pipx() -> None:
     pytest.skip(message)
 
 
-def serve(commands: str, env: dict[str, str]) -> None:
+def serve(commands: str, env: dict[str, str], clone: Path) -> None:
     """Run a block that starts the server, until it answers on loopback; then stop it."""
     with tempfile.TemporaryFile() as log:
         shell = subprocess.Popen(
-            ["bash", "-c", commands], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            ["bash", "-c", commands], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
             wait_until_up(shell, log, "/", seconds=120)

@@ -10,6 +10,7 @@ import pytest
 from scorekeeper.db import db
 from scorekeeper.models import Player, PlayerSummary
 from scorekeeper.service import games
+from scorekeeper.service.export import BACKUP_VERSION
 
 NIGHT = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "add"), ([0, 0, 13, 0], 0), ([3, 3, 3, 4], 3)]  # 46,16,51,43
 
@@ -217,6 +218,14 @@ BAD_FILES = [
     ('{"games": []}', "This file is not a Hearts Scorekeeper export."),
     ('{"format": "hearts-scorekeeper", "games": 3}', "This export has no list of games."),
     ('{"format": "hearts-scorekeeper", "games": [{"players": ["Ann"]}]}', "Game 1 in the file: Hearts needs 3 to 5"),
+    (
+        json.dumps(
+            {"format": "hearts-scorekeeper", "version": BACKUP_VERSION + 1, "games": [{"players": ["A", "B", "C"]}]}
+        ),
+        f"This export is in version {BACKUP_VERSION + 1} of the format, newer than this app reads (version "
+        f"{BACKUP_VERSION} and older): update the app to one that reads version {BACKUP_VERSION + 1}, then import "
+        "the file again.",
+    ),
 ]
 
 

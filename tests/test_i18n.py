@@ -1,15 +1,23 @@
 """The table's language: chosen from the browser or on the phone, the API's errors in it, and catalogs kept honest."""
 
+import os
 import re
+import shutil
 import subprocess
 import sys
+import urllib.request
+from pathlib import Path
 
+import click
 import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from scorekeeper import click_words, languages, script_words
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
 
-from server import ROOT
+from server import ROOT, serving
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 TWELVE_HEARTS = {"hearts": [4, 0, 8, 0], "queen": 1}
@@ -161,3 +169,104 @@ def words_outside_messages(template: str) -> set[str]:
 )
 def test_a_template_shows_no_word_outside_a_message(template):
     assert words_outside_messages((ROOT / "templates" / template).read_text(encoding="utf-8")) <= NAME
+
+
+@pytest.fixture
+def catalogs(tmp_path, monkeypatch):
+    """The catalogs as a copy of the clone holds them (their .po, not compiled), read afresh by the app."""
+    copy = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS, copy, ignore=shutil.ignore_patterns("*.mo"))
+    monkeypatch.setattr(languages, "TRANSLATIONS", copy)
+    languages.catalog.cache_clear()
+    yield copy / "de" / "LC_MESSAGES"
+    languages.catalog.cache_clear()
+    script_words.translated.cache_clear()  # the page scripts' words, kept from the catalog read here
+
+
+def test_a_catalog_nothing_compiled_is_read_as_it_is(catalogs):
+    assert not (catalogs / "messages.mo").exists()
+    assert languages.catalog("de").gettext("Players") == "Spieler"
+
+
+def test_a_po_edited_after_it_was_compiled_is_read_rather_than_its_old_mo(catalogs):
+    source = catalogs / "messages.po"
+    with source.open("rb") as po, (catalogs / "messages.mo").open("wb") as mo:
+        write_mo(mo, read_po(po))
+    players = 'msgid "Players"\nmsgstr "Spieler"'
+    edited = source.read_text(encoding="utf-8").replace(players, 'msgid "Players"\nmsgstr "Mitspieler"')
+    source.write_text(edited, encoding="utf-8")
+    later = (catalogs / "messages.mo").stat().st_mtime + 2
+    os.utime(source, (later, later))
+    assert languages.catalog("de").gettext("Players") == "Mitspieler"
+
+
+def test_a_catalog_that_cannot_be_read_is_one_line_and_english_words(catalogs, request, caplog, monkeypatch):
+    (catalogs / "messages.po").write_text('msgid "Players"\nmsgstr "Spieler"\nnot a line of a catalog\n')
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")  # the host's language is the one that cannot be read: said in English
+    page = request.getfixturevalue("client").get("/games/new", headers=GERMAN)  # the app, made once the file broke
+    assert page.status_code == 200 and "Players" in page.text  # English words, English plurals for the scripts
+    said = [record.getMessage() for record in caplog.records if record.name == "scorekeeper.languages"]
+    assert len(said) == 1 and "\n" not in said[0], said
+    assert said[0].startswith(f"Cannot read the German catalog {catalogs / 'messages.po'} (") and "English" in said[0]
+
+
+@pytest.mark.server
+def test_a_copy_of_the_clone_nothing_compiled_serves_german(tmp_path):
+    """As `pip install -e .` then `scorekeeper serve` leaves it: the catalogs as .po files only."""
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT / "scorekeeper", clone / "scorekeeper",
+                    ignore=shutil.ignore_patterns("*.mo", "__pycache__"))  # fmt: skip
+    for name in ("templates", "static", "docs"):
+        shutil.copytree(ROOT / name, clone / name)
+    shutil.copy(ROOT / "pyproject.toml", clone)
+    env = {"PYTHONPATH": str(clone), "SCOREKEEPER_INSTANCE": str(tmp_path / "data"), "SECRET_KEY": "catalogs",
+           "DATABASE_URL": ""}  # fmt: skip
+    with serving([sys.executable, "-m", "scorekeeper", "serve"], cwd=clone, env=env) as server:
+        request = urllib.request.Request(server.base + "/games/new", headers=GERMAN)
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            page = answer.read().decode()
+        said = server.said()
+    assert '<html lang="de"' in page and "<h1>Neues Spiel</h1>" in page and "New game" not in page
+    assert f"Database: {tmp_path / 'data'}" in said and "Cannot read" not in said
+
+
+def test_clicks_own_words_are_in_the_hosts_language_too():
+    """Usage, options, commands and errors: what click says, beside the command's own German."""
+    host = {**os.environ, "LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    helped = subprocess.run([sys.executable, "-m", "scorekeeper", "--help"], env=host, capture_output=True, text=True,
+                            check=True).stdout  # fmt: skip
+    assert helped.startswith("Aufruf: python -m scorekeeper [OPTIONS] COMMAND [ARGS]...\n")
+    assert "\nOptionen:\n" in helped and "\nBefehle:\n" in helped and "Diese Hilfe zeigen und beenden." in helped
+    refused = subprocess.run([sys.executable, "-m", "scorekeeper", "restore"], env=host, capture_output=True,
+                             text=True)  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr.splitlines() == [
+        "Aufruf: python -m scorekeeper restore [OPTIONS] FILE",
+        "Mehr dazu: 'python -m scorekeeper restore --help'.",
+        "",
+        "Fehler: Es fehlt das Argument 'FILE'.",
+    ]
+    missing = subprocess.run([sys.executable, "-m", "scorekeeper", "restore", "/no/such/hearts.json"], env=host,
+                             capture_output=True, text=True)  # fmt: skip
+    assert "Fehler: Ungültiger Wert für 'FILE': Datei '/no/such/hearts.json' gibt es nicht." in missing.stderr
+
+
+def test_the_catalogs_words_of_click_are_words_click_says():
+    """A click that rewords a message would leave its translation unused: click_words.py follows click."""
+    said = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(Path(click.__file__).parent):
+        said.add(message)
+    assert {message[0] if len(message) == 1 else message for message in click_words.MESSAGES} <= said
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_each_translation_keeps_the_fields_of_a_message_in_braces(language):
+    """click's messages fill {name} fields (str.format): a translation that drops or renames one fails there."""
+
+    def fields(text: str) -> set[str]:
+        return set(re.findall(r"\{[^{}]*\}", text))
+
+    for message in catalog(language):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        for index, form in enumerate(forms):
+            assert fields(form) == fields(ids[min(index, len(ids) - 1)]), (message.id, form)

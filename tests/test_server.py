@@ -9,7 +9,8 @@ import pytest
 
 from scorekeeper import lan, serving
 
-from server import call, running_server
+from server import SERVE, call, running_server
+from server import serving as started
 
 pytestmark = pytest.mark.server
 
@@ -89,3 +90,24 @@ def test_a_name_for_two_addresses_is_served_on_both(app, monkeypatch):
     finally:
         server.close()
         running.join()
+
+
+def test_a_console_that_cannot_draw_the_qr_code_gets_the_address_alone(app):
+    listening = [("0.0.0.0", 5000)]
+    drawn = lan.banner(app, listening, behind_proxy=False)
+    plain = lan.banner(app, listening, behind_proxy=False, encoding="cp1252")
+    assert "or scan this code:\n" in drawn and "█" in drawn
+    assert "scan" not in plain and plain.encode("cp1252")
+    assert all(f"    {url}\n" in plain for url in lan.phone_urls("0.0.0.0", 5000))
+
+
+def test_the_server_starts_on_an_output_in_cp1252_as_windows_gives_a_redirected_one(tmp_path):
+    """The QR code's blocks and a data folder's name cp1252 has no letter for: no UnicodeEncodeError."""
+    data = tmp_path / "Łódź"
+    env = {"PYTHONIOENCODING": "cp1252", "SCOREKEEPER_INSTANCE": str(data), "SECRET_KEY": "cp1252",
+           "DATABASE_URL": "", "SCOREKEEPER_BEHIND_PROXY": "1", "SCOREKEEPER_HOSTS": "hearts.example.org"}  # fmt: skip
+    with started(SERVE, env=env) as server:
+        server.log.seek(0)
+        said = server.log.read().decode("cp1252")
+    assert f"Data folder: {tmp_path / '?ód?'}\n" in said  # what cp1252 cannot hold, as "?"
+    assert "On the phones, open:\n    https://hearts.example.org/\n" in said and "scan" not in said

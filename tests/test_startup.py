@@ -1,16 +1,21 @@
 """What keeps `scorekeeper serve` from starting is one line for the host and a non-zero exit, before it serves."""
 
+import errno
 import os
 import socket
 import sqlite3
 import subprocess
 import sys
-from contextlib import closing
+from contextlib import closing, contextmanager
+from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
+from click.testing import CliRunner
 
-from scorekeeper import create_app
+from scorekeeper import config, create_app, serving
 from scorekeeper.db import db
+from scorekeeper.main import main
 
 from server import ROOT
 
@@ -125,6 +130,106 @@ def test_a_port_in_use_says_to_pick_another(tmp_path):
         said = refused(["serve", "--bind", f"127.0.0.1:{port}"], tmp_path)
     assert said == (f"Error: 127.0.0.1:{port} is in use already (another server?): pick another port with --bind, "
                     f"e.g. --bind 127.0.0.1:{port + 1}.")  # fmt: skip
+
+
+@contextmanager
+def a_port_taken():
+    """A port of loopback another program listens on."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield taken.getsockname()[1]
+
+
+@pytest.fixture
+def serve_in_process(tmp_path, monkeypatch):
+    """`scorekeeper serve` run here, the default BIND on loopback: what it said, and where its server listened."""
+    listened = []
+
+    def serve_once(server):
+        listened.extend(serving.addresses(server))
+        server.close()
+        server.task_dispatcher.shutdown()
+
+    monkeypatch.setattr(serving, "run", serve_once)
+    monkeypatch.delenv("MAKELEVEL", raising=False)
+
+    def run(default_bind, *arguments, **env):
+        settings = [replace(setting, default=default_bind) if setting.name == "BIND" else setting
+                    for setting in config.SETTINGS]  # fmt: skip
+        monkeypatch.setattr(config, "SETTINGS", tuple(settings))
+        env = {"SCOREKEEPER_INSTANCE": str(tmp_path), "SECRET_KEY": "x", "DATABASE_URL": "", "BIND": "", **env}
+        answer = CliRunner().invoke(main, ["serve", *arguments], env=env)
+        return answer, listened
+
+    return run
+
+
+def test_a_host_who_chose_no_port_gets_the_next_free_one_and_is_told(serve_in_process):
+    """As on a Mac, where AirPlay Receiver holds port 5000."""
+    with a_port_taken() as port:
+        answer, listened = serve_in_process(f"127.0.0.1:{port}")
+    assert answer.exit_code == 0, answer.output
+    ((host, moved),) = listened
+    assert host == "127.0.0.1" and port < moved < port + serving.PORTS
+    assert f"Port {port} is in use already (another server? On a Mac, the AirPlay Receiver): serving on port " \
+           f"{moved} instead." in answer.output  # fmt: skip
+    assert f"Listening on http://127.0.0.1:{moved}/" in answer.output
+
+
+@pytest.mark.parametrize(
+    "how, words",
+    [
+        ({"BIND": "{bind}"}, "pick another port for BIND in the environment, e.g. BIND=127.0.0.1:{next}."),
+        ({"BIND": "{bind}", "MAKELEVEL": "1"}, "pick another port, e.g. BIND=127.0.0.1:{next} make run."),
+        ({"file": "BIND={bind}\n"}, "pick another port for BIND in {file} line 1, e.g. BIND=127.0.0.1:{next}."),
+        ({"--bind": "{bind}"}, "pick another port with --bind, e.g. --bind 127.0.0.1:{next}."),
+    ],
+    ids=["environment", "make run", "settings file", "--bind"],
+)
+def test_a_port_the_host_chose_stays_an_error_that_says_how_to_choose_another(serve_in_process, tmp_path, how, words):
+    with a_port_taken() as port:
+        bind = f"127.0.0.1:{port}"
+        env = {name: value.format(bind=bind) for name, value in how.items() if name.isupper()}
+        if "file" in how:
+            (tmp_path / "settings.env").write_text(how["file"].format(bind=bind))
+            (tmp_path / "settings.env").chmod(0o600)
+        answer, listened = serve_in_process("127.0.0.1:1", *(["--bind", bind] if "--bind" in how else []), **env)
+    assert answer.exit_code == 1 and not listened
+    said = words.format(next=port + 1, file=tmp_path / "settings.env")
+    assert answer.output == f"Error: {bind} is in use already (another server?): {said}\n"
+
+
+def test_two_servers_on_one_port_the_second_is_refused(app):
+    first = serving.listening_server(app, serving.server_settings("127.0.0.1:0", 1, None, False))
+    try:
+        port = serving.addresses(first)[0][1]
+        assert first.socket.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR)  # a restart takes its port back
+        with pytest.raises(serving.PortInUse):
+            serving.listening_server(app, serving.server_settings(f"127.0.0.1:{port}", 1, None, False))
+    finally:
+        first.close()
+        first.task_dispatcher.shutdown()
+
+
+def test_on_windows_the_port_is_taken_exclusively(monkeypatch):
+    """There SO_REUSEADDR, which waitress sets, would let a second server bind a port in use without a word."""
+    monkeypatch.setattr(socket, "SO_EXCLUSIVEADDRUSE", ~socket.SO_REUSEADDR, raising=False)  # as Windows defines it
+    options = []
+    listening = SimpleNamespace(
+        platform="win32", socket=SimpleNamespace(setsockopt=lambda *given: options.append(given))
+    )
+    serving.Server.set_reuse_addr(listening)
+    assert options == [(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)]
+    assert serving.listening_options("linux") == serving.listening_options("darwin") == [("SO_REUSEADDR", 1)]
+
+
+def test_on_windows_a_port_held_exclusively_by_another_program_is_a_port_in_use():
+    refused = OSError(
+        errno.EACCES, "An attempt was made to access a socket in a way forbidden by its access permissions"
+    )
+    refused.winerror = 10013  # WSAEACCES: what Windows says to a bind on a port another socket holds exclusively
+    assert serving.in_use(refused, "win32") and not serving.in_use(refused, "linux")
 
 
 @pytest.mark.parametrize(

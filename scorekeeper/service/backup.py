@@ -27,12 +27,11 @@ from sqlalchemy import select, update
 from .. import models, rules, scope
 from ..db import db
 from . import groups
-from .export import EXPORT_FORMAT, ExportedGame, as_json, parsed, read_games
+from .export import BACKUP_VERSION, EXPORT_FORMAT, ExportedGame, as_json, parsed, read_games
 from .loaded import LoadedGame, UnreadableGame, all_games
 from .restore import ImportReport, store_games
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-BACKUP_VERSION = 2  # an export (version 1) with its group and every other group beside it
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 

@@ -21,7 +21,8 @@ from .loaded import LoadedGame
 from .serialize import game_json, timestamp
 
 EXPORT_FORMAT = "hearts-scorekeeper"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 1  # the games of one group
+BACKUP_VERSION = 2  # a backup of a server: an export of its first group, with every other group beside it
 # A column for each penalty card: 1 for the seat that took it.
 CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", *rules.CARD_KEYS, "moon", "score",
                "total", "place"]  # fmt: skip
@@ -102,6 +103,13 @@ def read_games(document: object) -> list[ExportedGame]:
     """Every game of an export, checked; a RuleError names the first game and hand that breaks a rule."""
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise rules.RuleError(gettext("This file is not a Hearts Scorekeeper export."))
+    version = document.get("version")
+    if isinstance(version, int | float) and not isinstance(version, bool) and version > BACKUP_VERSION:
+        # A newer app's format may mean what this one cannot read: refused whole, rather than read half right.
+        raise rules.RuleError(gettext("This export is in version %(version)s of the format, newer than this app reads "
+                                      "(version %(known)d and older): update the app to one that reads version "
+                                      "%(version)s, then import the file again.", version=version,
+                                      known=BACKUP_VERSION))  # fmt: skip
     games = document.get("games")
     if not isinstance(games, list):
         raise rules.RuleError(gettext("This export has no list of games."))
