@@ -18,11 +18,13 @@ from typing import Any
 
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
 from .config import StartupError
 from .languages import gettext as _
+from .views.common import body_max
 
 CONNECTIONS = 500  # open connections at most (each one a file descriptor); more wait in the kernel's queue
 # Open connections from one address at most: a browser keeps 6 to a server, a few phones behind one router
@@ -130,9 +132,45 @@ class PortInUse(StartupError):
                            "--bind %(host)s:%(port)d.", bind=bind, host=host, port=port))  # fmt: skip
 
 
+class LimitedParser(HTTPRequestParser):  # type: ignore[misc]  # waitress ships no types
+    """Waitress's request parser, which refuses a body larger than its page takes (views/common.py) by its length.
+
+    Such a request goes to the app at once, without its body, for the app's own 413 (a page, or the API's JSON
+    error), and its connection closes after it: the body is never read into memory or a temporary file.
+    """
+
+    def __init__(self, adj: Adjustments, channel: "Channel") -> None:
+        super().__init__(adj)
+        self.channel = channel
+
+    def parse_header(self, header_plus: bytes) -> None:
+        super().parse_header(header_plus)
+        if self.content_length > body_max(self.path, self.adj.max_request_body_size):
+            self.body_rcv = None  # the request is complete without its body
+            self.headers["CONNECTION"] = "close"
+            self.channel.dropping = True
+
+    def received(self, data: bytes) -> int:
+        consumed: int = super().received(data)
+        return len(data) if self.channel.dropping else consumed  # what came with the headers: body, left unread
+
+
+class Channel(HTTPChannel):  # type: ignore[misc]
+    """A connection that drops the body of a request refused for its size as it comes, until it closes."""
+
+    dropping = False
+
+    def parser_class(self, adj: Adjustments) -> LimitedParser:  # waitress makes each request's parser so
+        return LimitedParser(adj, self)
+
+    def received(self, data: bytes) -> bool:
+        return True if self.dropping else bool(super().received(data))
+
+
 class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
     """Waitress's server on one socket, with at most ``per_address`` connections open from one address."""
 
+    channel_class = Channel
     per_address: int | None = PER_ADDRESS
     platform = sys.platform
 

@@ -11,13 +11,16 @@ pages (or from a script, which sends no browser headers at all).
 import ipaddress
 import json
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any, TypeVar, cast
 
 from flask import Flask, Response, abort, current_app, request
 from flask_babel import lazy_gettext
 
 from . import guard
 
+View = TypeVar("View", bound=Callable[..., Any])
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 OWN_SITE = ("same-origin", "none")  # Sec-Fetch-Site: this site's pages, or the address typed by hand
 OTHER_NAME = lazy_gettext(
@@ -99,6 +102,18 @@ def refuse_other_hosts() -> None:
         if request.path.startswith("/api/"):
             abort(Response(json.dumps({"error": message}), 400, mimetype="application/json"))
         abort(Response(message + "\n", 400, mimetype="text/plain"))
+
+
+def from_own_pages(view: View) -> View:
+    """A page that costs the server work (an export): a page on another site may not make a browser ask for it."""
+
+    @wraps(view)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if request.headers.get("Sec-Fetch-Site", "none") not in OWN_SITE:
+            abort(403, str(OTHER_SITE))
+        return view(*args, **kwargs)
+
+    return cast(View, checked)
 
 
 def refuse_other_sites() -> None:

@@ -126,7 +126,7 @@ def test_a_name_with_a_slash_has_a_working_page(table, client):
 def test_bad_imports_store_nothing(client, app):
     nested = {"format": "hearts-scorekeeper", "games": [{"players": ["Ann", "Ben", "Cat"], "hands": [], "x": None}]}
     for content, message in [
-        (NESTED.encode(), "This file nests its values too deeply"),
+        (f'{{"format": "hearts-scorekeeper", "games": [{NESTED}]}}'.encode(), "This file nests its values too deeply"),
         (json.dumps({**nested, "games": [{"players": ["A", "B", "C"], "rules": {"pass_cycle": {}}}]}).encode(),
          "pass cycle rule must be given as text"),
         (json.dumps({**nested, "games": [{"players": ["A", "B", "\ud800"]}]}).encode(), "control character"),

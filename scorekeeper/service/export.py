@@ -9,7 +9,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -29,15 +29,38 @@ CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hear
 UID = re.compile(r"[0-9a-f]{32}")
 # Spreadsheets run a cell starting with these as a formula: "=HYPERLINK(…)" in a name must stay text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Where a spreadsheet may start a cell inside a name: its start, and after a separator it may split on (German
+# Excel splits a CSV on ";" and honours quotes only at a cell's start), a space or two between.
+CELL_START = re.compile(r"(?:^|(?<=[;,|\t\r\n]))(?= *[=+\-@\t\r])")
+# The most games one file imports: more than the largest export fits in an import's body (MAX_CONTENT_LENGTH), so
+# that a file of a million tiny games is refused, not held in memory.
+IMPORT_GAMES_MAX = 20_000
 
 
 def as_json(games: Iterable[LoadedGame]) -> dict[str, object]:
     return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": [game_json(loaded) for loaded in games]}
 
 
-def as_csv(games: Iterable[LoadedGame]) -> str:
+def json_parts(games: Iterable[LoadedGame]) -> Iterator[str]:
+    """``as_json``'s document written out a game at a time, for a download that streams.
+
+    >>> json.loads("".join(json_parts([])))
+    {'format': 'hearts-scorekeeper', 'version': 1, 'games': []}
+    """
+    yield json.dumps({"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": []})[:-2]
+    for place, loaded in enumerate(games):
+        yield ("," if place else "") + "\n" + json.dumps(game_json(loaded), ensure_ascii=False)
+    yield "\n]}\n"
+
+
+def csv_parts(games: Iterable[LoadedGame]) -> Iterator[str]:
+    """The CSV export, a game at a time: a row for each seat of each hand, every text cell quoted.
+
+    Quoted, a name stays one cell in a spreadsheet that splits rows on ``;`` or ``,``
+    (German Excel splits on ``;``), so no part of it is read as a cell of its own.
+    """
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(CSV_COLUMNS)
     for loaded in games:
         for scored in loaded.state.hands:
@@ -60,16 +83,20 @@ def as_csv(games: Iterable[LoadedGame]) -> str:
                         places[seat],
                     ]
                 )
-    return out.getvalue()
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
 
 
 def cell_text(text: str) -> str:
-    """A name as a spreadsheet shows it, never runs it.
+    """A name as a spreadsheet shows it, never runs it: wherever a cell could start (at the start, and after
+    any character a spreadsheet may split cells on), a formula's first character is kept text by a ``'``.
 
-    >>> cell_text("Ann"), cell_text("=HYPERLINK(1)"), cell_text("@SUM(A1)")
-    ('Ann', "'=HYPERLINK(1)", "'@SUM(A1)")
+    >>> cell_text("Ann"), cell_text("=HYPERLINK(1)"), cell_text("a;=1+1;"), cell_text("Jean-Luc, -2")
+    ('Ann', "'=HYPERLINK(1)", "a;'=1+1;", "Jean-Luc,' -2")
     """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return CELL_START.sub("'", text)
 
 
 @dataclass(frozen=True)
@@ -94,33 +121,153 @@ def parsed(data: bytes) -> object:
     try:
         return json.loads(data)  # json finds the encoding and takes the byte-order mark off
     except RecursionError:
-        raise rules.RuleError(gettext("This file nests its values too deeply to be an export of the app.")) from None
+        raise _too_deep() from None
     except ValueError:  # UnicodeDecodeError is one
-        raise rules.RuleError(gettext("This file is not JSON: choose a .json export of the app.")) from None
+        raise _not_json() from None
 
 
 def read_games(document: object) -> list[ExportedGame]:
-    """Every game of an export, checked; a RuleError names the first game and hand that breaks a rule."""
-    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        raise rules.RuleError(gettext("This file is not a Hearts Scorekeeper export."))
-    version = document.get("version")
+    """Every game of a parsed export, checked; a RuleError names the first game and hand that breaks a rule."""
+    if not isinstance(document, dict):
+        raise _not_an_export()
+    _check_header(document)
+    games = document.get("games")
+    if not isinstance(games, list):
+        raise rules.RuleError(gettext("This export has no list of games."))
+    return _checked(games)
+
+
+@dataclass(frozen=True)
+class ReadExport:
+    fields: dict[str, object]  # the file's fields but its games (format, version, a backup's groups)
+    games: list[ExportedGame]
+
+
+def read_export(data: bytes) -> ReadExport:
+    r"""An export file read a game at a time, each game checked as it is read: a file of a million broken or
+    empty games is refused at its first, before the others take any memory.
+
+    >>> read = read_export(b'\xef\xbb\xbf{"format": "hearts-scorekeeper", "games": [{"players": ["A", "B", "C"]}]}')
+    >>> read.fields, [game.players for game in read.games]
+    ({'format': 'hearts-scorekeeper'}, [['A', 'B', 'C']])
+    """
+    text = _text_of(data)
+    fields: dict[str, object] = {}
+    games: list[ExportedGame] | None = None
+    try:
+        at = _skip(text, 0)
+        if not text.startswith("{", at):  # JSON that is no object is no export; anything else is no JSON
+            raise _not_an_export() if text[at : at + 1] in _JSON_STARTS else _not_json()
+        at = _skip(text, at + 1)
+        while not text.startswith("}", at):
+            key, at = _DECODER.raw_decode(text, at)
+            if not isinstance(key, str):
+                raise _not_json()
+            at = _expect(text, _skip(text, at), ":")
+            if key == "games" and text.startswith("[", at):
+                if "format" in fields:  # checked before the games when it comes first, as the app writes it
+                    _check_header(fields)
+                games, at = _games_in(text, at)
+            else:
+                fields[key], at = _DECODER.raw_decode(text, at)
+            at = _after_item(text, at, "}")
+        if _skip(text, at + 1) != len(text):
+            raise _not_json()
+    except rules.RuleError:
+        raise
+    except RecursionError:
+        raise _too_deep() from None
+    except ValueError:  # the JSON's own error
+        raise _not_json() from None
+    _check_header(fields)
+    if games is None:
+        raise rules.RuleError(gettext("This export has no list of games."))
+    return ReadExport(fields, games)
+
+
+_DECODER = json.JSONDecoder()
+_JSON_STARTS = set('["-0123456789tfn')
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _text_of(data: bytes) -> str:
+    try:
+        return data.decode(json.detect_encoding(data)).removeprefix("\ufeff")
+    except ValueError:  # UnicodeDecodeError is one
+        raise _not_json() from None
+
+
+def _skip(text: str, at: int) -> int:
+    found = _SPACE.match(text, at)
+    return found.end() if found else at
+
+
+def _expect(text: str, at: int, mark: str) -> int:
+    if not text.startswith(mark, at):
+        raise _not_json()
+    return _skip(text, at + 1)
+
+
+def _games_in(text: str, at: int) -> tuple[list[ExportedGame], int]:
+    """The games of the list at ``at``, each read and checked in turn, and where the list ends."""
+    games: list[ExportedGame] = []
+    at = _skip(text, at + 1)
+    while not text.startswith("]", at):
+        if len(games) == IMPORT_GAMES_MAX:
+            raise rules.RuleError(gettext("This file holds more than %(most)d games: split it into several files.",
+                                          most=IMPORT_GAMES_MAX))  # fmt: skip
+        exported, at = _DECODER.raw_decode(text, at)
+        games.append(_checked_game(len(games) + 1, exported))
+        at = _after_item(text, at, "]")
+    return games, at + 1
+
+
+def _after_item(text: str, at: int, end: str) -> int:
+    """Past the comma after an item of a list or object, at the next item; or at the list's or object's end."""
+    at = _skip(text, at)
+    if text.startswith(",", at):
+        at = _skip(text, at + 1)
+        if text.startswith(end, at):  # a comma before the end: not JSON
+            raise _not_json()
+    elif not text.startswith(end, at):
+        raise _not_json()
+    return at
+
+
+def _check_header(fields: dict[str, object]) -> None:
+    if fields.get("format") != EXPORT_FORMAT:
+        raise _not_an_export()
+    version = fields.get("version")
     if isinstance(version, int | float) and not isinstance(version, bool) and version > BACKUP_VERSION:
         # A newer app's format may mean what this one cannot read: refused whole, rather than read half right.
         raise rules.RuleError(gettext("This export is in version %(version)s of the format, newer than this app reads "
                                       "(version %(known)d and older): update the app to one that reads version "
                                       "%(version)s, then import the file again.", version=version,
                                       known=BACKUP_VERSION))  # fmt: skip
-    games = document.get("games")
-    if not isinstance(games, list):
-        raise rules.RuleError(gettext("This export has no list of games."))
-    read = []
-    for place, exported in enumerate(games, start=1):
-        try:
-            read.append(_read_game(exported))
-        except rules.RuleError as broken:
-            said = gettext("Game %(place)d in the file: %(problem)s", place=place, problem=broken.message)
-            raise rules.RuleError(said, broken.errors) from None
-    return read
+
+
+def _checked(games: list[object]) -> list[ExportedGame]:
+    return [_checked_game(place, exported) for place, exported in enumerate(games, start=1)]
+
+
+def _checked_game(place: int, exported: object) -> ExportedGame:
+    try:
+        return _read_game(exported)
+    except rules.RuleError as broken:
+        said = gettext("Game %(place)d in the file: %(problem)s", place=place, problem=broken.message)
+        raise rules.RuleError(said, broken.errors) from None
+
+
+def _not_an_export() -> rules.RuleError:
+    return rules.RuleError(gettext("This file is not a Hearts Scorekeeper export."))
+
+
+def _not_json() -> rules.RuleError:
+    return rules.RuleError(gettext("This file is not JSON: choose a .json export of the app."))
+
+
+def _too_deep() -> rules.RuleError:
+    return rules.RuleError(gettext("This file nests its values too deeply to be an export of the app."))
 
 
 def _read_game(exported: object) -> ExportedGame:

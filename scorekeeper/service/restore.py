@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from .. import models, rules
 from ..db import db, is_busy
 from . import groups
-from .export import ExportedGame, read_games
+from .export import ExportedGame, read_export
 from .games import changes_a_game
 from .rows import give_hands, new_game_row
 
@@ -77,16 +77,17 @@ class ImportCutShort(Exception):
         )
 
 
-def import_games(document: object) -> ImportReport:
-    """Store every game of a parsed export that is not here yet; a RuleError if any game breaks a rule.
+def import_games(data: bytes) -> ImportReport:
+    """Store every game of an export file that is not here yet; a RuleError if any game breaks a rule.
 
     The games go into the group in scope. A backup of a whole server, which holds other groups too, is the
     host's to restore (`scorekeeper restore`): an import stores no group's games in another.
     """
-    if isinstance(document, dict) and document.get("groups"):
+    read = read_export(data)
+    if read.fields.get("groups"):
         raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: the host "
                                       "restores it with `scorekeeper restore`."))  # fmt: skip
-    return store_games(read_games(document))
+    return store_games(read.games)
 
 
 def store_games(games: list[ExportedGame]) -> ImportReport:

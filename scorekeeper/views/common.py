@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
-from flask import Flask, jsonify, make_response, render_template, request, url_for
+from flask import Flask, current_app, jsonify, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date, format_decimal, format_percent, get_locale, lazy_gettext
 from sqlalchemy.exc import OperationalError
@@ -21,6 +21,7 @@ from werkzeug.wsgi import get_content_length
 from .. import rules
 from ..db import db, is_busy
 from ..forms import ActionForm
+from ..group_scope import GROUP_PATH
 from ..http_words import said
 from ..languages import DEFAULT
 from ..service import games, restore
@@ -52,17 +53,33 @@ def register(app: Flask) -> None:
 
 FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
 API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
-LARGE_BODIES = {"history.import_games"}
+LARGE_BODIES = ("/history/import",)
+
+
+def body_max(path: str, largest: int) -> int:
+    """The largest body a request to ``path`` may send, at the server's root or in a group (``/g/<key>/…``):
+    the production server refuses a larger one by its length, before reading it (serving.py), and so does the app.
+
+    >>> largest = 64 * 1024 * 1024
+    >>> body_max("/api/games", largest), body_max("/g/abc/history/import", largest) == largest
+    (65536, True)
+    >>> body_max("/games/new", largest), body_max("/g/abc/games/new", 1024)
+    (512000, 1024)
+    """
+    inside = GROUP_PATH.fullmatch(path)
+    path = (inside.group(2) or "/") if inside else path
+    if path in LARGE_BODIES:
+        return largest
+    return API_MAX if path == "/api" or path.startswith("/api/") else min(FORM_MAX, largest)
 
 
 def limit_body() -> None:
     """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
-    if request.blueprint == "api":
-        request.max_content_length = API_MAX
-    elif request.endpoint not in LARGE_BODIES:
-        request.max_content_length = min(FORM_MAX, request.max_content_length or FORM_MAX)
+    request.max_content_length = body_max(request.path, current_app.config["MAX_CONTENT_LENGTH"])
+    if (request.content_length or 0) > request.max_content_length:
+        raise RequestEntityTooLarge()
     if get_content_length(request.environ) is None and request.environ.get("wsgi.input_terminated"):
-        measure_streamed_body(request.max_content_length or FORM_MAX)
+        measure_streamed_body(request.max_content_length)
 
 
 def measure_streamed_body(limit: int) -> None:

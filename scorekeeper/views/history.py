@@ -1,9 +1,9 @@
 """Looking back: past games, one game's review, players' records, export and import."""
 
-import json
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, stream_with_context, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -12,11 +12,17 @@ from ..chart import totals_chart
 from ..forms import ActionForm, ImportForm, seat_or_text
 from ..models import ROW_NUMBER_MAX
 from ..service import export, games, records, restore
+from ..sites import from_own_pages
+from .common import busy
 
 bp = Blueprint("history", __name__)
 
 PAGE = 20
 RECENT = 10  # games on a player's page
+# Exports written at once by this process; another waits (503): each one replays every game it writes, and the
+# table's own pages must not wait behind them.
+EXPORTS_AT_ONCE = 2
+_exporting = threading.BoundedSemaphore(EXPORTS_AT_ONCE)
 
 
 @bp.get("/history")
@@ -53,24 +59,54 @@ def player(name: str) -> str:
 
 
 @bp.get("/history/export.<kind>")
-def export_all(kind: str) -> Response:
-    return download(kind, games.all_games(), "hearts-games")
+@from_own_pages
+def export_all(kind: str) -> ResponseReturnValue:
+    return download(kind, games.all_games, "hearts-games")
 
 
 @bp.get("/games/<int:game_id>/export.<kind>")
-def export_game(game_id: int, kind: str) -> Response:
-    return download(kind, [games.load_game(game_id)], f"hearts-game-{game_id}")
+@from_own_pages
+def export_game(game_id: int, kind: str) -> ResponseReturnValue:
+    found = games.load_game(game_id)
+    return download(kind, lambda: [found], f"hearts-game-{game_id}")
 
 
-def download(kind: str, found: Iterable[games.LoadedGame], stem: str) -> Response:
-    if kind == "json":
-        body, mimetype = json.dumps(export.as_json(found), ensure_ascii=False, indent=1), "application/json"
-    elif kind == "csv":
-        body, mimetype = export.as_csv(found), "text/csv"
-    else:
+WRITERS = {"json": (export.json_parts, "application/json"), "csv": (export.csv_parts, "text/csv")}
+
+
+def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: str) -> ResponseReturnValue:
+    """The export streamed a game at a time, while the phone downloading it is there to take it."""
+    if kind not in WRITERS:
         abort(404, _("Games export as .json or .csv."))
+    if not _exporting.acquire(blocking=False):
+        return busy(_("Other exports are being written: try again in a moment."))
+    writer, mimetype = WRITERS[kind]
+    done = Once(_exporting.release)
+
+    def written() -> Iterator[str]:
+        try:
+            yield from writer(found())
+        finally:
+            done()
+
     headers = {"Content-Disposition": f'attachment; filename="{stem}.{kind}"'}
-    return Response(body, mimetype=mimetype, headers=headers)
+    answer = Response(stream_with_context(written()), mimetype=mimetype, headers=headers)
+    answer.call_on_close(done)  # also when the phone went away: the server stops writing the rest
+    return answer
+
+
+class Once:
+    """A function called once, however many times it is asked to be."""
+
+    def __init__(self, function: Callable[[], object]) -> None:
+        self.function, self.lock, self.called = function, threading.Lock(), False
+
+    def __call__(self) -> None:
+        with self.lock:
+            if self.called:
+                return
+            self.called = True
+        self.function()
 
 
 @bp.route("/history/import", methods=["GET", "POST"])
@@ -78,7 +114,7 @@ def import_games() -> ResponseReturnValue:
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            report = restore.import_games(export.parsed(form.export.data.stream.read()))
+            report = restore.import_games(form.export.data.stream.read())
         except rules.RuleError as broken:
             form.export.errors = [_("Nothing was imported. %(problem)s", problem=broken.message)]
         else:
