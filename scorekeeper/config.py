@@ -88,6 +88,29 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
+SECRET_KEY_MIN = 32  # characters: the key signs every phone's session, and a passcode's proof in it
+
+
+def secret_key(value: str) -> str:
+    """A SECRET_KEY the host chose, if no one could guess it: as long as the one the app makes itself, or longer.
+
+    >>> secret_key("correct horse battery staple 2026")
+    'correct horse battery staple 2026'
+    >>> secret_key("x" * 64)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: at least 32 characters long, of 8 different ones or more, ...
+    """
+    if len(value) < SECRET_KEY_MIN or len(set(value)) < 8:
+        raise ValueError(
+            _(
+                "at least %(least)d characters long, of 8 different ones or more, that no one could "
+                "guess (without one, the app makes its own)",
+                least=SECRET_KEY_MIN,
+            )
+        )
+    return value
+
+
 @dataclass(frozen=True)
 class Setting:
     name: str  # in the environment and the settings file
@@ -98,7 +121,7 @@ class Setting:
 
 SETTINGS = (
     Setting("DATABASE_URL", "SQLALCHEMY_DATABASE_URI", "sqlite:///scorekeeper.sqlite", database_url),
-    Setting("SECRET_KEY", "SECRET_KEY", None),  # None: made once and kept in the data folder
+    Setting("SECRET_KEY", "SECRET_KEY", None, secret_key),  # None: made once and kept in the data folder
     Setting("SCOREKEEPER_PASSCODE", "PASSCODE", ""),
     Setting("SCOREKEEPER_BEHIND_PROXY", "BEHIND_PROXY", 0, proxy_count),
     Setting("SCOREKEEPER_FORWARDED_HOST", "FORWARDED_HOST", False, switch),

@@ -59,7 +59,7 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
         env = {
             "SCOREKEEPER_INSTANCE": data,
             "DATABASE_URL": database_url,
-            "SECRET_KEY": "server-test",
+            "SECRET_KEY": "server-test-key-0123456789-abcdefghijklmn",
             **({"THREADS": str(threads)} if threads else {}),
             **(extra_env or {}),
         }

@@ -37,7 +37,11 @@ HANDS = [
 
 def scorekeeper(*arguments, instance, database_url=None):
     """The `scorekeeper` command on an instance folder (and its SQLite database unless one is named)."""
-    env = {"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": database_url, "SECRET_KEY": "backup-test"}
+    env = {
+        "SCOREKEEPER_INSTANCE": str(instance),
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "backup-test-key-0123456789-abcdefghijklmn",
+    }
     return CliRunner().invoke(main, list(arguments), env=env, catch_exceptions=False)
 
 

@@ -41,7 +41,11 @@ def test_the_data_folder_is_the_one_asked_for_else_the_clones_else_the_users(tmp
 
 def test_the_instance_option_chooses_the_data_folder_and_says_so(tmp_path):
     night = tmp_path / "night"
-    env = {"SECRET_KEY": "x", "SCOREKEEPER_INSTANCE": "", "DATABASE_URL": ""}  # restored after the run
+    env = {
+        "SECRET_KEY": "test-key-0123456789-abcdefghijklmn",
+        "SCOREKEEPER_INSTANCE": "",
+        "DATABASE_URL": "",
+    }  # restored after the run
     answer = CliRunner().invoke(main, ["--instance", str(night), "restore", str(export(tmp_path))], env=env)
     assert answer.exit_code == 0, answer.output
     assert f"Data folder: {night}" in answer.output and "Restored 1 game" in answer.output
@@ -88,7 +92,7 @@ def test_the_settings_file_is_read_by_every_command_and_the_server(tmp_path):
     elsewhere = tmp_path / "elsewhere" / "hearts.sqlite"
     elsewhere.parent.mkdir()
     settings_file(tmp_path / "data", f"# the club's database\nDATABASE_URL = sqlite:///{elsewhere}\n"
-                                     "SECRET_KEY='from the file'\n")  # fmt: skip
+                                     "SECRET_KEY='from the file, test-key-0123456789-abcdefghijklmn'\n")  # fmt: skip
     assert scorekeeper("restore", str(export(tmp_path, 2)), instance=tmp_path / "data").exit_code == 0
     checked = scorekeeper("check", instance=tmp_path / "data")
     assert checked.exit_code == 0 and "Checked 1 game:" in checked.output and f"Database: {elsewhere}" in checked.output

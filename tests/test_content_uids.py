@@ -99,7 +99,11 @@ def upgraded_by_the_first_release_of_0005(url):
 
 
 def scorekeeper(*arguments, instance, database_url):
-    env = {"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": database_url, "SECRET_KEY": "uids"}
+    env = {
+        "SCOREKEEPER_INSTANCE": str(instance),
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "uids-test-key-0123456789-abcdefghijklmn",
+    }
     return CliRunner().invoke(main, list(arguments), env=env, catch_exceptions=False)
 
 

@@ -193,7 +193,12 @@ def test_a_german_hosts_commands_speak_german(table, client, tmp_path, monkeypat
     german_host(monkeypatch)
     play(table, NIGHT)
     instance = tmp_path / "night"
-    env = {"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": "", "SECRET_KEY": "x", "LANG": "de_DE.UTF-8"}
+    env = {
+        "SCOREKEEPER_INSTANCE": str(instance),
+        "DATABASE_URL": "",
+        "SECRET_KEY": "test-key-0123456789-abcdefghijklmn",
+        "LANG": "de_DE.UTF-8",
+    }
     checked = CliRunner().invoke(main, ["check"], env=env)
     assert checked.exit_code == 1 and "Unter " in checked.output and "gibt es keine Datenbank" in checked.output
     backup = tmp_path / "export.json"

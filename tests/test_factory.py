@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect
 
-from scorekeeper import create_app, database_url, instance_secret
+from scorekeeper import StartupError, create_app, database_url, instance_secret
 from scorekeeper.db import db
 
 
@@ -26,10 +26,10 @@ def test_without_a_configured_secret_the_instance_one_is_used(tmp_path, monkeypa
 
 
 def test_environment_overrides_defaults(tmp_path, monkeypatch):
-    monkeypatch.setenv("SECRET_KEY", "from-env")
+    monkeypatch.setenv("SECRET_KEY", "from-env-test-key-0123456789-abcdefghijklmn")
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
     app = create_app()
-    assert app.config["SECRET_KEY"] == "from-env"
+    assert app.config["SECRET_KEY"] == "from-env-test-key-0123456789-abcdefghijklmn"
     assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("env.sqlite")
 
 
@@ -50,3 +50,13 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
         with db.engine.connect() as connection:
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000
+
+
+@pytest.mark.parametrize("weak", ["x", "backup-test", "a" * 64, "abcdefg" * 5])
+def test_a_secret_key_someone_could_guess_is_refused(tmp_path, monkeypatch, weak):
+    """It signs every phone's session: with it, anyone could sign a session that says a passcode was given."""
+    monkeypatch.setenv("SECRET_KEY", weak)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    with pytest.raises(StartupError, match="SECRET_KEY in the environment must be at least 32 characters long"):
+        create_app()
+    assert not (tmp_path / "env.sqlite").exists()

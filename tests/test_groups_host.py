@@ -11,8 +11,8 @@ from server import call, running_server
 
 
 def scorekeeper(*arguments, instance, database_url=None, groups="open"):
-    env = {"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": database_url, "SECRET_KEY": "host-" + "k" * 40,
-           "SCOREKEEPER_GROUPS": groups, "BIND": "127.0.0.1:5000"}  # fmt: skip
+    env = {"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": database_url, "SCOREKEEPER_GROUPS": groups,
+           "SECRET_KEY": "host-test-key-0123456789-abcdefghijklmn", "BIND": "127.0.0.1:5000"}  # fmt: skip
     return CliRunner().invoke(main, list(arguments), env=env, catch_exceptions=False)
 
 

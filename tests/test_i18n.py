@@ -219,8 +219,8 @@ def test_a_copy_of_the_clone_nothing_compiled_serves_german(tmp_path):
     for name in ("templates", "static", "docs"):
         shutil.copytree(ROOT / name, clone / name)
     shutil.copy(ROOT / "pyproject.toml", clone)
-    env = {"PYTHONPATH": str(clone), "SCOREKEEPER_INSTANCE": str(tmp_path / "data"), "SECRET_KEY": "catalogs",
-           "DATABASE_URL": ""}  # fmt: skip
+    env = {"PYTHONPATH": str(clone), "SCOREKEEPER_INSTANCE": str(tmp_path / "data"), "DATABASE_URL": "",
+           "SECRET_KEY": "catalogs-test-key-0123456789-abcdefgh"}  # fmt: skip
     with serving([sys.executable, "-m", "scorekeeper", "serve"], cwd=clone, env=env) as server:
         request = urllib.request.Request(server.base + "/games/new", headers=GERMAN)
         with urllib.request.urlopen(request, timeout=30) as answer:

@@ -12,7 +12,7 @@ from server import SERVE, Server, call, wait_until_up
 
 pytestmark = pytest.mark.server
 
-SECRET = "processes-" + "s" * 40
+SECRET = "processes-test-key-0123456789-abcdefghijklmn"
 HANDS = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1), ([3, 3, 3, 4], 0), ([13, 0, 0, 0], 0)]
 
 

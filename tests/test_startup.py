@@ -58,7 +58,10 @@ def test_a_data_folder_that_cannot_be_made(tmp_path):
     assert f"Cannot make the data folder {tmp_path / 'locked' / 'data'} (Permission denied)" in said
 
 
-@pytest.mark.parametrize("secret, words", [({}, "Cannot keep the secret key"), ({"SECRET_KEY": "x"}, "Cannot create")])
+@pytest.mark.parametrize(
+    "secret, words",
+    [({}, "Cannot keep the secret key"), ({"SECRET_KEY": "test-key-0123456789-abcdefghijklmn"}, "Cannot create")],
+)
 def test_a_data_folder_this_user_cannot_write(tmp_path, secret, words):
     (tmp_path / "data").mkdir(mode=0o500)
     said = refused(SERVE, tmp_path / "data", env=secret, as_a_user=True)
@@ -108,7 +111,7 @@ def test_a_database_this_user_may_only_read(tmp_path):
     with app.app_context():
         db.engine.dispose()
     path.chmod(0o400)
-    said = refused(SERVE, tmp_path / "data", env={"SECRET_KEY": "x"}, as_a_user=True)
+    said = refused(SERVE, tmp_path / "data", env={"SECRET_KEY": "test-key-0123456789-abcdefghijklmn"}, as_a_user=True)
     assert f"The database {path} is read-only for this user" in said
 
 
@@ -158,7 +161,13 @@ def serve_in_process(tmp_path, monkeypatch):
         settings = [replace(setting, default=default_bind) if setting.name == "BIND" else setting
                     for setting in config.SETTINGS]  # fmt: skip
         monkeypatch.setattr(config, "SETTINGS", tuple(settings))
-        env = {"SCOREKEEPER_INSTANCE": str(tmp_path), "SECRET_KEY": "x", "DATABASE_URL": "", "BIND": "", **env}
+        env = {
+            "SCOREKEEPER_INSTANCE": str(tmp_path),
+            "SECRET_KEY": "test-key-0123456789-abcdefghijklmn",
+            "DATABASE_URL": "",
+            "BIND": "",
+            **env,
+        }
         answer = CliRunner().invoke(main, ["serve", *arguments], env=env)
         return answer, listened
 
