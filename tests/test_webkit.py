@@ -84,9 +84,8 @@ def display(tmp_path_factory):
     if not number:
         xvfb.wait(timeout=10)
         pytest.fail(f"Xvfb did not start (exit status {xvfb.returncode})")
-    env = {**os.environ, "DISPLAY": f":{number}", "XDG_CONFIG_HOME": str(home), "XDG_DATA_HOME": str(home),
-           "XDG_CACHE_HOME": str(home)}  # fmt: skip
-    yield env
+    xdg = {f"XDG_{kind}_HOME": str(home) for kind in ("CONFIG", "DATA", "CACHE")}  # the browser's files go here
+    yield {**os.environ, "DISPLAY": f":{number}", **xdg}
     xvfb.terminate()
     xvfb.wait(timeout=10)
 
@@ -117,7 +116,6 @@ def until(driver, condition, message: str):
 
 def tap(driver, find) -> None:
     """Tap the element ``find(driver)`` gives once it is where a finger would find it."""
-
     covered = []
 
     def on_top(driver):
