@@ -6,9 +6,10 @@ Its guesses are judged one at a time: the attempt row is written (and so held)
 before the guess is compared, so parallel guesses queue behind it and find the
 wait it set instead of being judged too.
 
-An address's first guess of the day is judged at once and spends nothing: the
-right passcode is never a guess, so a new phone at the table (or a script sending
-the passcode with every request) is never behind someone guessing elsewhere.
+An address's first tries of the day (OWN_TRIES) are judged as soon as its own
+wait allows and spend nothing shared: the right passcode is never a guess, so a
+new phone at the table (or a script sending the passcode with every request), or
+one that mistyped it once or twice, is never behind someone guessing elsewhere.
 Every later guess of an address that guessed wrong also spends a budget all such
 addresses share, which refills slowly, so a hundred guessing addresses get no
 more than their first tries and what the budget gives. When the budget is spent,
@@ -46,7 +47,9 @@ class Budget:
     refill: timedelta
 
 
-# Second and later guesses of every address together: 2,880 a day, however many addresses share them.
+# Guesses of an address judged before it spends the budget all share: a phone's typo or two, then the right one.
+OWN_TRIES = 3
+# Later guesses of every address together: 2,880 a day, however many addresses share them.
 EVERYONE = Budget(20, timedelta(seconds=30))
 
 
@@ -62,13 +65,15 @@ def budget_row(group_id: int | None) -> str:
 def judge(given: bytes, is_right: Callable[[bytes], bool], group_id: int | None = None) -> int:
     """RIGHT, WRONG, or the seconds to wait before this address may guess again.
 
-    An address's first guess of the day is judged at once, right or wrong, spending no budget: a new phone
-    with the passcode never waits behind guessers elsewhere. From its first wrong guess on, the address waits
-    longer after each, and its guesses spend the budget of the lock (``group_id``) that all addresses share.
+    An address's first tries of the day are judged, right or wrong, spending no budget: a phone with the
+    passcode never waits behind guessers elsewhere. From its first wrong guess on, the address waits longer after
+    each, and from its OWN_TRIES-th on, its guesses spend the budget of the lock (``group_id``) that all share.
     """
     attempt = hold_attempt(client_key(request.remote_addr))
     forget_old_attempts()
-    wait = (seconds_to_wait(attempt) or wait_for_turn(attempt, group_id)) if attempt.failures else 0
+    wait = 0
+    if attempt.failures:
+        wait = seconds_to_wait(attempt) or (wait_for_turn(attempt, group_id) if attempt.failures >= OWN_TRIES else 0)
     if wait:
         db.session.commit()  # a turn given is kept
         return wait

@@ -119,10 +119,16 @@ def retry_after(answer):
     return int(answer.headers["Retry-After"])
 
 
+def own_tries(app, client, addresses):
+    """Each address's tries that spend nothing shared, every one wrong, each once the address's own wait is over."""
+    for _try in range(guesses.OWN_TRIES):
+        assert [guess_from(client, address).status_code for address in addresses] == [401] * len(addresses)
+        move_clock(app, timedelta(minutes=10))
+
+
 def test_first_tries_are_judged_at_once_and_later_guesses_share_one_budget_in_order(guarded, slow_refill):
     client = guarded.test_client()
-    assert [guess_from(client, address).status_code for address in HUNDRED] == [401] * 100  # each its first try
-    move_clock(guarded, timedelta(minutes=10))  # every address's own wait is over
+    own_tries(guarded, client, HUNDRED)
     second = [guess_from(client, address) for address in HUNDRED]
     assert [answer.status_code for answer in second] == [401] * 20 + [429] * 80  # not a hundred judged again
     waits = [retry_after(answer) for answer in second[20:]]
@@ -142,13 +148,22 @@ def test_an_address_that_guessed_wrong_waits_even_with_the_right_passcode(guarde
     assert right.status_code == 429  # a wait that told right from wrong would be a guess for free
 
 
+def test_a_phone_that_mistyped_is_not_behind_guessers_elsewhere(guarded, slow_refill):
+    """The probe's case: a phone mistypes, sixty addresses guess twice each, then the phone types it right."""
+    client = guarded.test_client()
+    assert guess_from(client, NEWCOMER).status_code == 401
+    own_tries(guarded, client, HUNDRED[:60])
+    assert [guess_from(client, address).status_code for address in HUNDRED[:60]] == [401] * 20 + [429] * 40
+    right = client.get("/api/games", headers={"Authorization": f"Bearer {header_bytes(PASSCODE)}"},
+                       environ_base={"REMOTE_ADDR": NEWCOMER})  # fmt: skip
+    assert right.status_code == 200
+
+
 def test_guessers_everywhere_never_hold_up_the_right_passcode(guarded, slow_refill):
     table = guarded.test_client()
     assert table.post("/sign-in", data={"passcode": PASSCODE}).status_code == 302
     attacker = guarded.test_client()
-    for address in HUNDRED:
-        guess_from(attacker, address)
-    move_clock(guarded, timedelta(minutes=10))
+    own_tries(guarded, attacker, HUNDRED)
     for address in HUNDRED:  # the budget all of them share is spent, and turns are handed out for hours
         guess_from(attacker, address)
     assert table.get("/api/games").status_code == 200  # a phone signed in never guesses
