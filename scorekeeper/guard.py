@@ -18,7 +18,19 @@ from datetime import timedelta
 from typing import TypeVar
 
 import flask
-from flask import Blueprint, Flask, current_app, flash, jsonify, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    has_request_context,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -41,6 +53,7 @@ CONTENT_SECURITY_POLICY = (
 )
 COOKIE = "scorekeeper"  # its own name: another app on this host (another port) keeps its own "session"
 GROUP_COOKIE = "scorekeeper-group"
+SESSION_SALT = SecureCookieSessionInterface.salt
 SEEN_EVERY = timedelta(hours=1)  # how often a sign-in notes that its phone came back: not a write a request
 View = TypeVar("View", bound=Callable[..., object])
 
@@ -78,6 +91,13 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_path(self, app: Flask) -> str:
         return request.script_root + "/" if group_scope.KEY in request.environ else "/"
+
+    @property
+    def salt(self) -> str:  # type: ignore[override]  # flask's is a class attribute
+        """Each group's sessions are signed as its own: a cookie carried from one group into another is no session
+        there, and neither is the form token it holds."""
+        key = request.environ.get(group_scope.KEY) if has_request_context() else None
+        return SESSION_SALT if key is None else f"{SESSION_SALT}/g/{key}"
 
     def save_session(self, app: Flask, session: SessionMixin, response: flask.Response) -> None:
         """An error renews no cookie: only a change made on purpose (a fresh form token, say) is sent."""

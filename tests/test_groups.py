@@ -190,9 +190,14 @@ def test_a_form_token_of_one_group_is_refused_in_another(database_url):
     form = {"csrf_token": token, "players-0": "Ann", "players-1": "Ben", "players-2": "Cat"}
     phone.get(f"/g/{b}/games/new")  # b's own session, with a token of its own
     assert phone.post(f"/g/{b}/games/new", data=form).status_code == 400  # the token is refused
+    carried = app.test_client()  # a's session cookie and token, both carried into b by hand (the probe's way)
+    cookie = phone.get_cookie("scorekeeper-group", path=f"/g/{a}/")
+    carried.set_cookie("scorekeeper-group", cookie.value, path=f"/g/{b}/")
+    assert carried.post(f"/g/{b}/games/new", data=form).status_code == 400  # a's session is no session in b
+    assert carried.post(f"/g/{b}/group/name", data={"csrf_token": token, "name-name": "renamed"}).status_code == 400
     assert phone.post(f"/g/{a}/games/new", data=form).status_code == 302
     with app.app_context():
-        assert db.session.query(Game).count() == 1
+        assert db.session.query(Game).count() == 1 and not db.session.query(Group).filter_by(name="renamed").count()
         db.session.remove()
         db.engine.dispose()
 
