@@ -1,6 +1,7 @@
 """An open server: many groups, each at its own address, none reaching another's games."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -203,8 +204,8 @@ def test_a_form_token_of_one_group_is_refused_in_another(database_url):
 
 
 def test_a_group_is_deleted_after_asking_with_its_export_offered(open_app, client):
-    key = start_group(client)["key"]
-    start_game(client, key)
+    key = start_group(client, name="Zebulon's table")["key"]
+    start_game(client, key, players=("Zebulon", "Ben", "Cat"))
     kept = start_group(client)["key"]
     start_game(client, kept)
     asks = client.get(f"/g/{key}/group/delete").get_data(as_text=True)
@@ -214,6 +215,9 @@ def test_a_group_is_deleted_after_asking_with_its_export_offered(open_app, clien
     assert answer.status_code == 303 and answer.headers["Location"] == "/?deleted=1"
     assert client.get(f"/g/{key}/").status_code == 404
     assert count_games(open_app) == 1
+    with open_app.app_context():  # nor are its names left in SQLite's write-ahead log
+        wal = db.engine.url.database and Path(db.engine.url.database + "-wal")
+        assert not wal or not wal.exists() or b"Zebulon" not in wal.read_bytes()
     assert client.delete(f"/g/{kept}/api/group").status_code == 204
     assert count_games(open_app) == 0 and client.get(f"/g/{kept}/api/games").status_code == 404
 

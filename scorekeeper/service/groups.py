@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from flask import current_app
 from flask_babel import gettext
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, text, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import models, rules
@@ -152,6 +152,9 @@ def delete_group(group_id: int) -> None:
     db.session.execute(delete(models.Game).where(models.Game.group_id == group_id))
     db.session.execute(delete(models.Group).where(models.Group.id == group_id))
     db.session.commit()
+    if db.engine.dialect.name == "sqlite":  # SQLite's write-ahead log still holds the rows: written into the file
+        db.session.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+        db.session.commit()
 
 
 def key_of(group_id: int) -> str:
