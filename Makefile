@@ -26,7 +26,7 @@ endif
 KEYWORDS := -k lazy_gettext -k N_ -k N_:1,2,2t -k NP_:1c,2
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run dev test lint format lock clean messages
+.PHONY: run dev test test-fast lint format lock clean messages
 
 run: $(VENV)/.run-deps $(CATALOGS)
 	$(VENV)/bin/scorekeeper serve
@@ -37,6 +37,10 @@ dev: $(VENV)/.run-deps $(CATALOGS)
 
 test: $(VENV)/.test-deps $(CATALOGS) lint
 	$(PY) -m pytest
+
+# Everything but the tests that drive a browser or start the production server: the answer while changing code.
+test-fast: $(VENV)/.test-deps $(CATALOGS) lint
+	$(PY) -m pytest -m "not browser and not server"
 
 lint: $(VENV)/.test-deps
 	$(VENV)/bin/ruff check .

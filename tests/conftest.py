@@ -7,12 +7,17 @@ import sqlite3
 
 import pytest
 import sqlalchemy
+from playwright.sync_api import expect
 
 import scorekeeper
 from scorekeeper import create_app
 from scorekeeper.db import db
 
 pytest_plugins = ["engines"]  # every engine a test opens is closed when it ends
+
+# How long a browser test waits for what it expects to see: long enough for a busy 2-core machine (CI runs the
+# suite beside a database server), where Playwright's 5 s once timed out. An expectation met returns at once.
+expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(autouse=True, scope="session")

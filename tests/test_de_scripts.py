@@ -222,7 +222,7 @@ def test_a_phone_switched_to_german_gets_the_offline_page_in_german(phone, live_
     page.get_by_role("button", name="Deutsch").click()
     expect(page.locator("html")).to_have_attribute("lang", "de")
     page.evaluate(NEW_WORKER)
-    expect(page.locator("html[data-switched=yes]")).to_have_count(1, timeout=15_000)
+    expect(page.locator("html[data-switched=yes]")).to_have_count(1)
     page.context.set_offline(True)
     page.goto(f"{live_server}/history")
     expect(page.get_by_role("heading", level=1)).to_have_text("Keine Verbindung zum Server")

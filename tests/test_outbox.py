@@ -53,7 +53,7 @@ def test_hands_saved_offline_survive_a_reload_and_reach_the_server_once_in_order
     context.set_offline(False)
     expect(page.locator("tr.waiting")).to_have_count(0)
     expect(page.locator("#connection")).to_have_text("2 hands sent")  # back online, it says so
-    expect(page.locator("#connection")).to_be_hidden(timeout=15000)
+    expect(page.locator("#connection")).to_be_hidden()
     expect(page.locator(".next-hand h1")).to_have_text(re.compile(r"^Hand 3\b"))
     stored = table.game()["hands"]
     assert [facts(hand) for hand in stored] == [(1, [4, 0, 9, 0], 1), (2, [0, 2, 3, 8], 3)]
@@ -179,7 +179,7 @@ def test_a_save_the_server_does_not_answer_waits_in_the_queue(browser, live_serv
         expect(page.locator("tr.waiting")).to_have_count(1)
         assert table.game()["hands"] == []
         page.unroute("**/api/games/*/hands")
-        expect(page.locator("tr.waiting")).to_have_count(0, timeout=15000)  # it asks again every 5 s
+        expect(page.locator("tr.waiting")).to_have_count(0)  # it asks again every 5 s
         assert [facts(hand) for hand in table.game()["hands"]] == [(1, [4, 0, 9, 0], 1)]
     finally:
         context.close()
