@@ -1,8 +1,9 @@
 """Every page at 360 px, light and dark: no serious or critical axe violation, and no control under 44 px."""
 
+import pages as registry
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser import LONG_NAMES, SMALL_PHONE
+from browser import SMALL_PHONE
 from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
@@ -23,34 +24,15 @@ TIGHT_CHIPS = """() => [...document.querySelectorAll('.chip-row')].map(row => ge
 
 @pytest.fixture
 def pages(client):
-    """A game in progress with five long names, a finished game, and every page that shows them."""
-    game = client.post("/api/games", json={"players": LONG_NAMES}).json["id"]
-    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([0, 13, 0, 0, 0], 1)]:
-        client.post(f"/api/games/{game}/hands", json={"hearts": hearts, "queen": queen, "moon_option": "add"})
-    over = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"], "rules": {"target": 20}}).json["id"]
-    client.post(f"/api/games/{over}/hands", json={"hearts": [4, 0, 9], "queen": 1})
-    return {
-        "home": "/",
-        "new": "/games/new",
-        "table": f"/games/{game}",
-        "correct": f"/games/{game}/hands/1",
-        "follow": f"/games/{game}/follow",
-        "over": f"/games/{over}",
-        "sheet": f"/games/{game}/sheet",
-        "blank": "/sheets/blank?players=5",
-        "history": "/history",
-        "review": f"/games/{game}/review",
-        "players": "/players",
-        "player": "/players/Christina",
-        "import": "/history/import",
-        "rules": "/rules",
-        "api": "/docs/api",
-    }
+    """Every page of the registry, with an evening's games in them (five long names, a moon, a finished game)."""
+    found = registry.evening(client)
+    return {**registry.addresses(registry.PAGES, **found), "table": f"/games/{found['five']}"}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_passes_axe_at_360_px(browser, live_server, pages, scheme):
-    context = browser.new_context(**SMALL_PHONE, color_scheme=scheme)
+@pytest.mark.parametrize("language", ["en-US", "de-DE"])
+def test_every_page_passes_axe_at_360_px(browser, live_server, pages, scheme, language):
+    context = browser.new_context(**SMALL_PHONE, color_scheme=scheme, locale=language)
     page = context.new_page()
     found = {}
     for name, path in pages.items():

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pages
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser import LONG_NAMES, SMALL_PHONE
@@ -17,6 +18,8 @@ from flask_babel import gettext
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules.cards import PENALTY_CARDS
+
+THREE = pages.THREE
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 
@@ -96,53 +99,19 @@ def english_in(text: str) -> list[str]:
     return found + list(dict.fromkeys(phrases))
 
 
-THREE = ["Anna", "Bernd", "Carla"]
 NAMES = LONG_NAMES + THREE
 
 
 @pytest.fixture
 def evening(client):
-    """A realistic data set: a game of five in progress, a finished game, a Black Maria game."""
-    five = client.post("/api/games", json={"players": LONG_NAMES}).json["id"]
-    for hand in [
-        {"hearts": [4, 0, 9, 0, 0], "queen": 1},
-        {"hearts": [0, 13, 0, 0, 0], "queen": 1, "moon_option": "add"},
-        {"hearts": [2, 3, 4, 4, 0], "queen": 4},
-    ]:
-        assert client.post(f"/api/games/{five}/hands", json=hand).status_code == 201
-    over = client.post("/api/games", json={"players": THREE, "rules": {"target": 20}}).json["id"]
-    assert client.post(f"/api/games/{over}/hands", json={"hearts": [4, 0, 9], "queen": 1}).status_code == 201
-    maria = client.post("/api/games", json={"players": THREE, "rules": {"black_maria": True}}).json["id"]
-    hand = {"hearts": [4, 0, 9], "queen": 1, "king": 2, "ace": 0}
-    assert client.post(f"/api/games/{maria}/hands", json=hand).status_code == 201
-    return {"five": five, "over": over, "maria": maria}
+    return pages.evening(client)
 
 
 BOARD = "the follow board"  # a part of the follow page, fetched as the game changes: no <html> of its own
 
 
 def pages_of(evening: dict[str, int]) -> dict[str, str]:
-    five, over, maria = evening["five"], evening["over"], evening["maria"]
-    return {
-        "home": "/",
-        "new game": "/games/new",
-        "game in progress": f"/games/{five}",
-        "correct a hand": f"/games/{five}/hands/2",
-        "finished game": f"/games/{over}",
-        "Black Maria game": f"/games/{maria}",
-        "past games": "/history",
-        "review": f"/games/{five}/review",
-        "delete": f"/games/{five}/delete",
-        "import": "/history/import",
-        "players": "/players",
-        "a player": f"/players/{LONG_NAMES[0]}",
-        "blank sheet": "/sheets/blank?players=5",
-        "filled sheet": f"/games/{five}/sheet",
-        "follow": f"/games/{five}/follow",
-        BOARD: f"/games/{five}/follow/board",
-        "offline": "/offline",
-        "rules": "/rules",
-    }
+    return {**pages.addresses(pages.PAGES, **evening), BOARD: f"/games/{evening['five']}/follow/board"}
 
 
 def refused_forms(client, evening: dict[str, int]) -> dict[str, object]:
@@ -185,9 +154,8 @@ def test_every_page_of_an_open_server_is_german_for_a_german_browser(database_ur
     client = app.test_client()
     key = client.post("/api/groups", json={"name": "Donnerstag"}).json["key"]
     client.post(f"/g/{key}/api/games", json={"players": THREE})
-    answers = {name: client.get(path, headers=GERMAN) for name, path in {
-        "the open server's home": "/", "a new group": f"/g/{key}/group?new=1", "the group's home": f"/g/{key}/",
-        "deleting the group": f"/g/{key}/group/delete", "an unknown key": "/g/" + "x" * 24 + "/"}.items()}  # fmt: skip
+    addresses = {**pages.addresses(pages.OPEN_SERVER_PAGES, key=key), "an unknown key": "/g/" + "x" * 24 + "/"}
+    answers = {name: client.get(path, headers=GERMAN) for name, path in addresses.items()}
     answers["a weak passcode"] = client.post(f"/g/{key}/group/passcode", data={"code-passcode": "1234"}, headers=GERMAN)
     answers["a name that cannot be"] = client.post("/groups", data={"name": "\u202e"}, headers=GERMAN)
     problems = []
