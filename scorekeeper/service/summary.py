@@ -75,15 +75,26 @@ def forget_game(game: models.Game) -> None:
         note(player, seat_counts(player), Counts())
 
 
+# Players upserted by one statement at most: an import's thousands stay under SQLite's bound values (32,766).
+ROWS_AT_ONCE = 500
+
+
 @event.listens_for(Session, "before_commit")
 def _add_pending(session: Session) -> None:
     pending: dict[tuple[int, str], tuple[str, Counts]] = session.info.pop(PENDING, {})
     dialect = session.get_bind().dialect.name
     upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     summaries = models.PlayerSummary
-    # In key order, so two transactions changing the same players never wait on each other in a circle.
-    for (group, key), (name, change) in sorted(pending.items()):
-        statement = upsert(summaries).values(group_id=group, name_key=key, name=name, **vars(change))
+    if not pending:
+        return
+    # One statement for every player of the change (a hand: the table's four), its rows in key order, so two
+    # transactions changing the same players never wait on each other in a circle.
+    rows = [
+        {"group_id": group, "name_key": key, "name": name, **vars(change)}
+        for (group, key), (name, change) in sorted(pending.items())
+    ]
+    for start in range(0, len(rows), ROWS_AT_ONCE):
+        statement = upsert(summaries).values(rows[start : start + ROWS_AT_ONCE])
         added = {column: getattr(summaries, column) + getattr(statement.excluded, column) for column in SUMMED}
         session.execute(statement.on_conflict_do_update(index_elements=["group_id", "name_key"], set_=added))
 
