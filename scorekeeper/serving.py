@@ -24,7 +24,9 @@ from waitress.task import ThreadedTaskDispatcher
 from .config import StartupError
 from .languages import gettext as _
 
-CONNECTIONS = 500  # open connections at most (each one a file descriptor); more wait in the kernel's queue
+# Open connections at most (each one a file descriptor); more wait in the kernel's queue. Every phone keeps one
+# open while it follows a game (a poll a second): 300 tables of four phones hold 1,200.
+CONNECTIONS = 2000
 # Open connections from one address at most: a browser keeps 6 to a server, a few phones behind one router
 # (a guest network, a phone hotspot) a few dozen. Past it, the address's new connection is closed at once.
 PER_ADDRESS = 32
@@ -39,7 +41,7 @@ def server_settings(bind: str, threads: int, body_max: int | None, behind_proxy:
 
     >>> settings = server_settings("0.0.0.0:5000", 8, 64 * 2**20, behind_proxy=False)
     >>> settings["listen"], settings["connection_limit"], settings["clear_untrusted_proxy_headers"]
-    ('0.0.0.0:5000', 500, True)
+    ('0.0.0.0:5000', 2000, True)
     """
     return {
         "listen": listen_on(bind),
@@ -176,6 +178,7 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
         for server in servers:  # the addresses bound already: free for another try
             server.close()
         raise
+    room_for_connections(CONNECTIONS + 100)
     dispatcher.set_thread_count(adjustments.threads)  # once listening: a port in use leaves no thread behind
     for server in servers:
         server.per_address = per_address
@@ -183,6 +186,19 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
         return servers[0]
     listening = [(server.effective_host, server.effective_port) for server in servers]
     return MultiSocketServer(sockets, adjustments, listening, dispatcher, servers[-1].log_info)
+
+
+def room_for_connections(files: int) -> None:
+    """Let this process open ``files`` files where the system allows so many (Linux often starts a process at
+    1,024, under CONNECTIONS); Windows has no such limit to raise."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = files if hard == resource.RLIM_INFINITY else min(files, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def listening_server(app: Any, settings: dict[str, Any], per_address: int | None = PER_ADDRESS, ports: int = 1) -> Any:
