@@ -121,7 +121,7 @@ def scorer(table: Table, until: float, every: float, measured: Measured) -> None
     next_hand = time.monotonic() + every * random.random()
     number = 1
     while True:
-        time.sleep(max(0.0, next_hand - time.monotonic()))
+        time.sleep(max(0.0, min(next_hand, until) - time.monotonic()))
         if time.monotonic() >= until:
             break
         hearts, queen = HANDS[number % len(HANDS)]
