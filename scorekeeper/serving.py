@@ -12,10 +12,13 @@ Windows.
 
 import errno
 import logging
+import select
 import socket
 import sys
+import time
 from typing import Any
 
+from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
@@ -132,6 +135,118 @@ class PortInUse(StartupError):
                            "--bind %(host)s:%(port)d.", bind=bind, host=host, port=port))  # fmt: skip
 
 
+READ, WRITE = select.POLLIN | select.POLLPRI, select.POLLOUT  # as waitress's own loop asks (wasyncore.poll2)
+LOOK_AT_ALL_EVERY = 1.0  # seconds: every connection's state is looked at again this often, whatever happened
+
+
+class Sockets(dict[int, Any]):
+    """Waitress's map of the sockets it serves (fd: dispatcher), noting each fd added or removed for Loop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed: set[int] = set()
+
+    def __setitem__(self, fd: int, dispatcher: Any) -> None:
+        super().__setitem__(fd, dispatcher)
+        self.changed.add(fd)
+
+    def __delitem__(self, fd: int) -> None:
+        super().__delitem__(fd)
+        self.changed.add(fd)
+
+
+class Loop:
+    """Waitress's loop over its sockets, for many connections: each turn looks at the sockets something may have
+    changed (those that had an event, opened or closed, with a request under way or output to send, the server's
+    own), not at every one, and keeps them registered with the system (epoll where there is one) between turns.
+
+    Waitress's own loop (wasyncore.poll2) asks every connection whether it wants to read or write and registers
+    each one anew at every turn, and a turn comes with every request and every answer: with a thousand phones
+    keeping a connection open (following a game), that was most of the server's work. An idle connection
+    (waiting for its next request) changes only with an event of its own, or when the server closes it for being
+    idle too long (its maintenance, in a turn): every socket is looked at once a second besides.
+    """
+
+    def __init__(self, sockets: Sockets) -> None:
+        self.sockets = sockets
+        self.epoll = hasattr(select, "epoll")
+        self.pollster: Any = select.epoll() if self.epoll else select.poll()
+        self.registered: dict[int, int] = {}  # fd: the events asked for
+        self.watched: set[int] = set()  # fds to look at in the next turn
+        self.next_look_at_all = 0.0
+
+    def run(self, timeout: float) -> None:
+        try:
+            while self.sockets:
+                self.turn(timeout)
+        finally:
+            if self.epoll:
+                self.pollster.close()
+
+    def turn(self, timeout: float) -> None:
+        """One turn, as wasyncore.poll2's: the events wanted asked for, then those that came handled."""
+        sockets = self.sockets
+        changed, sockets.changed = sockets.changed, set()
+        for fd in changed & self.registered.keys():  # a socket closed (its fd perhaps another's now)
+            self.forget(fd)
+        look_at = self.watched | changed
+        now = time.monotonic()
+        if now >= self.next_look_at_all:
+            look_at, self.next_look_at_all = set(sockets), now + LOOK_AT_ALL_EVERY
+            for fd in self.registered.keys() - look_at:
+                self.forget(fd)
+        self.watched = set()
+        for fd in look_at:
+            dispatcher = sockets.get(fd)
+            if dispatcher is None:
+                continue
+            events = (READ if dispatcher.readable() else 0) | (
+                WRITE if dispatcher.writable() and not dispatcher.accepting else 0
+            )
+            self.ask(fd, events)
+            if events != READ or not isinstance(dispatcher, HTTPChannel) or dispatcher.requests:
+                self.watched.add(fd)  # not an idle connection: the server's own sockets, a request under way
+        try:
+            ready = self.pollster.poll(timeout if self.epoll else int(timeout * 1000))
+        except InterruptedError:
+            ready = []
+        for fd, events in ready:
+            dispatcher = sockets.get(fd)
+            if dispatcher is not None:
+                wasyncore.readwrite(dispatcher, events)
+            self.watched.add(fd)
+
+    def ask(self, fd: int, events: int) -> None:
+        """Ask the system for these events on ``fd`` (none: forget it)."""
+        was = self.registered.get(fd)
+        if was == events:
+            return
+        if not events:
+            if was is not None:
+                self.forget(fd)
+            return
+        if was is None:
+            self.pollster.register(fd, events)
+        else:
+            self.pollster.modify(fd, events)
+        self.registered[fd] = events
+
+    def forget(self, fd: int) -> None:
+        del self.registered[fd]
+        try:
+            self.pollster.unregister(fd)
+        except (OSError, KeyError):  # closed already: epoll forgets a socket as it closes
+            pass
+
+
+def loop(timeout: float, sockets: Sockets) -> None:
+    """Serve ``sockets`` until none is left: Loop where the system has poll(), else waitress's own loop."""
+    if hasattr(select, "poll"):
+        Loop(sockets).run(timeout)
+    else:
+        wasyncore.loop(timeout=timeout, map=sockets)
+
+
 class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
     """Waitress's server on one socket, with at most ``per_address`` connections open from one address."""
 
@@ -151,6 +266,13 @@ class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
         for name, value in listening_options(self.platform):
             self.socket.setsockopt(socket.SOL_SOCKET, getattr(socket, name), value)
 
+    def run(self) -> None:
+        """Waitress's run, with Loop."""
+        try:
+            loop(self.adj.asyncore_loop_timeout, self._map)
+        except (SystemExit, KeyboardInterrupt):
+            self.task_dispatcher.shutdown()
+
     def accept(self) -> tuple[socket.socket, Any] | None:
         accepted: tuple[socket.socket, Any] | None = super().accept()
         if accepted is not None and self.per_address and self.open_from(accepted[1][0]) >= self.per_address:
@@ -169,7 +291,7 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
     """Waitress's own create_server, with ``Server`` for each address listened on."""
     adjustments = Adjustments(**settings)
     dispatcher = ThreadedTaskDispatcher()
-    sockets: dict[int, Any] = {}
+    sockets = Sockets()
     servers: list[Server] = []
     try:
         for info in adjustments.listen:
@@ -185,7 +307,17 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
     if len(servers) == 1:
         return servers[0]
     listening = [(server.effective_host, server.effective_port) for server in servers]
-    return MultiSocketServer(sockets, adjustments, listening, dispatcher, servers[-1].log_info)
+    return Servers(sockets, adjustments, listening, dispatcher, servers[-1].log_info)
+
+
+class Servers(MultiSocketServer):  # type: ignore[misc]  # waitress ships no types
+    """Waitress's server on several sockets (every address of a name), with Loop."""
+
+    def run(self) -> None:
+        try:
+            loop(self.adj.asyncore_loop_timeout, self.map)
+        except (SystemExit, KeyboardInterrupt):
+            self.close()
 
 
 def room_for_connections(files: int) -> None:

@@ -164,8 +164,21 @@ def load() -> str:
     return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def play(bases: list[str], args: argparse.Namespace) -> bool:
-    """Every table at once on the servers at ``bases``; prints what was measured; True when all held."""
+def cpu_seconds(pids: list[int]) -> float:
+    """The processor time the processes ``pids`` used so far (Linux; 0 elsewhere)."""
+    used = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        used += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return used
+
+
+def play(bases: list[str], args: argparse.Namespace, pids: list[int]) -> bool:
+    """Every table at once on the servers at ``bases`` (processes ``pids``, when started here); prints what was
+    measured; True when all held."""
     errors: list[str] = []
     tables = [Table(k, source_address(k), bases[k % len(bases)], "") for k in range(args.tables)]
     with ThreadPoolExecutor(8) as pool:
@@ -185,16 +198,20 @@ def play(bases: list[str], args: argparse.Namespace) -> bool:
         worker.start()
         time.sleep(args.ramp / len(workers) if k % (FOLLOWERS + 1) == FOLLOWERS else 0)
     measured.measuring.set()
-    started = time.monotonic()
+    started, cpu_before = time.monotonic(), cpu_seconds(pids)
     for worker in workers:
         worker.join()
-    elapsed = time.monotonic() - started
+    elapsed, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
     lost = lost_hands(tables)
     acknowledged = sum(len(table.acknowledged) for table in tables)
     print(f"measured {elapsed:.0f} s: polls {percentiles(measured.polls)}; saves (post + page) "
           f"{percentiles(measured.saves)}; errors {len(errors)}{(' (' + errors[0] + ')') if errors else ''}; "
           f"hands acknowledged {acknowledged}, lost {len(lost)}{(' (' + lost[0] + ')') if lost else ''}; "
           f"{load()}")  # fmt: skip
+    if pids and cpu:
+        answered = len(measured.polls) + 2 * len(measured.saves)
+        print(f"servers' processor time: {cpu:.1f} s in {elapsed:.0f} s ({cpu / elapsed:.2f} of a core), "
+              f"{1000 * cpu / max(1, answered):.2f} ms a request")  # fmt: skip
     held = p95(measured.polls) <= POLL_GOAL and p95(measured.saves) <= SAVE_GOAL and not errors and not lost
     print(f"{'held' if held else 'did not hold'}: goals poll p95 <= {POLL_GOAL} ms, save p95 <= {SAVE_GOAL} ms, "
           "no error, nothing lost")  # fmt: skip
@@ -213,13 +230,14 @@ def main() -> None:
     parser.add_argument("--url", action="append", help="a running server's address (one for each process)")
     args = parser.parse_args()
     with ExitStack() as stack:
-        bases = args.url
+        bases, pids = args.url, []
         if not bases:
             database = args.database or f"sqlite:///{stack.enter_context(tempfile.TemporaryDirectory())}/t.sqlite"
             open_server = {"SCOREKEEPER_GROUPS": "open"}
-            bases = [stack.enter_context(running_server(database, args.threads, open_server)).base
-                     for _ in range(args.processes)]  # fmt: skip
-        held = play([base.rstrip("/") for base in bases], args)
+            servers = [stack.enter_context(running_server(database, args.threads, open_server))
+                       for _ in range(args.processes)]  # fmt: skip
+            bases, pids = [server.base for server in servers], [server.process.pid for server in servers]
+        held = play([base.rstrip("/") for base in bases], args, pids)
     sys.exit(0 if held else 1)
 
 
