@@ -198,10 +198,11 @@ def play(bases: list[str], args: argparse.Namespace, pids: list[int]) -> bool:
         worker.start()
         time.sleep(args.ramp / len(workers) if k % (FOLLOWERS + 1) == FOLLOWERS else 0)
     measured.measuring.set()
-    started, cpu_before = time.monotonic(), cpu_seconds(pids)
+    started, cpu_before, own_before = time.monotonic(), cpu_seconds(pids), cpu_seconds([os.getpid()])
     for worker in workers:
         worker.join()
     elapsed, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
+    own = cpu_seconds([os.getpid()]) - own_before
     lost = lost_hands(tables)
     acknowledged = sum(len(table.acknowledged) for table in tables)
     print(f"measured {elapsed:.0f} s: polls {percentiles(measured.polls)}; saves (post + page) "
@@ -211,7 +212,8 @@ def play(bases: list[str], args: argparse.Namespace, pids: list[int]) -> bool:
     if pids and cpu:
         answered = len(measured.polls) + 2 * len(measured.saves)
         print(f"servers' processor time: {cpu:.1f} s in {elapsed:.0f} s ({cpu / elapsed:.2f} of a core), "
-              f"{1000 * cpu / max(1, answered):.2f} ms a request")  # fmt: skip
+              f"{1000 * cpu / max(1, answered):.2f} ms a request; the phones' (this script): "
+              f"{own / elapsed:.2f} of a core")  # fmt: skip
     held = p95(measured.polls) <= POLL_GOAL and p95(measured.saves) <= SAVE_GOAL and not errors and not lost
     print(f"{'held' if held else 'did not hold'}: goals poll p95 <= {POLL_GOAL} ms, save p95 <= {SAVE_GOAL} ms, "
           "no error, nothing lost")  # fmt: skip
