@@ -26,6 +26,7 @@ most 100 ms, save p95 at most 300 ms.
 """
 
 import argparse
+import math
 import os
 import random
 import statistics
@@ -151,13 +152,17 @@ def lost_hands(tables: list[Table]) -> list[str]:
 def percentiles(seconds: list[float]) -> str:
     if not seconds:
         return "none answered"
-    ms = sorted(s * 1000 for s in seconds)
-    return f"p50 {statistics.median(ms):.0f} ms, p95 {ms[max(0, int(len(ms) * 0.95) - 1)]:.0f} ms ({len(ms)})"
+    return f"p50 {statistics.median(seconds) * 1000:.0f} ms, p95 {p95(seconds):.0f} ms ({len(seconds)})"
 
 
 def p95(seconds: list[float]) -> float:
+    """The 95th percentile in ms (nearest rank); infinite for none.
+
+    >>> p95([0.001] * 19 + [0.5]), p95([0.010, 0.020])
+    (1.0, 20.0)
+    """
     ms = sorted(s * 1000 for s in seconds)
-    return ms[max(0, int(len(ms) * 0.95) - 1)] if ms else float("inf")
+    return ms[math.ceil(len(ms) * 0.95) - 1] if ms else float("inf")
 
 
 def load() -> str:
