@@ -114,7 +114,7 @@ def resolve_group() -> None:
     if found is None:
         wrong_key()
     use(found)
-    groups.note_use(found.id)
+    groups.note_use(found)
 
 
 def use(group: groups.GroupSeen | None) -> None:

@@ -9,12 +9,14 @@ DELETE alike (``with_loader_criteria``), for every table that has a group: a que
 written later cannot forget it. New games go into the group in scope.
 """
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from flask import g, has_request_context
 from sqlalchemy import event, false, select
 from sqlalchemy.orm import ORMExecuteState, with_loader_criteria
+from sqlalchemy.orm.interfaces import ORMOption
 from sqlalchemy.orm.scoping import scoped_session
 
 from . import models
@@ -84,6 +86,16 @@ def keep_to_scope(state: ORMExecuteState) -> None:
     scope = current()
     if isinstance(scope, Everything):
         return
-    state.statement = state.statement.options(
-        *(with_loader_criteria(table, table.group_id == scope if scope is not None else false()) for table in GROUPED)
+    state.statement = state.statement.options(*criteria(scope))
+
+
+@functools.lru_cache(maxsize=1024)
+def criteria(scope: int | None) -> tuple[ORMOption, ...]:
+    """The options that keep a statement to ``scope``: made once for each group (they hold nothing but its id).
+
+    >>> criteria(7) is criteria(7), len(criteria(None))
+    (True, 3)
+    """
+    return tuple(
+        with_loader_criteria(table, table.group_id == scope if scope is not None else false()) for table in GROUPED
     )

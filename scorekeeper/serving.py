@@ -12,10 +12,13 @@ Windows.
 
 import errno
 import logging
+import select
 import socket
 import sys
+import time
 from typing import Any
 
+from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
@@ -26,7 +29,9 @@ from .config import StartupError
 from .languages import gettext as _
 from .views.common import body_max
 
-CONNECTIONS = 500  # open connections at most (each one a file descriptor); more wait in the kernel's queue
+# Open connections at most (each one a file descriptor); more wait in the kernel's queue. Every phone keeps one
+# open while it follows a game (a poll a second): 300 tables of four phones hold 1,200.
+CONNECTIONS = 2000
 # Open connections from one address at most: a browser keeps 6 to a server, a few phones behind one router
 # (a guest network, a phone hotspot) a few dozen. Past it, the address's new connection is closed at once.
 PER_ADDRESS = 32
@@ -41,7 +46,7 @@ def server_settings(bind: str, threads: int, body_max: int | None, behind_proxy:
 
     >>> settings = server_settings("0.0.0.0:5000", 8, 64 * 2**20, behind_proxy=False)
     >>> settings["listen"], settings["connection_limit"], settings["clear_untrusted_proxy_headers"]
-    ('0.0.0.0:5000', 500, True)
+    ('0.0.0.0:5000', 2000, True)
     """
     return {
         "listen": listen_on(bind),
@@ -167,6 +172,118 @@ class Channel(HTTPChannel):  # type: ignore[misc]
         return True if self.dropping else bool(super().received(data))
 
 
+READ, WRITE = select.POLLIN | select.POLLPRI, select.POLLOUT  # as waitress's own loop asks (wasyncore.poll2)
+LOOK_AT_ALL_EVERY = 1.0  # seconds: every connection's state is looked at again this often, whatever happened
+
+
+class Sockets(dict[int, Any]):
+    """Waitress's map of the sockets it serves (fd: dispatcher), noting each fd added or removed for Loop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed: set[int] = set()
+
+    def __setitem__(self, fd: int, dispatcher: Any) -> None:
+        super().__setitem__(fd, dispatcher)
+        self.changed.add(fd)
+
+    def __delitem__(self, fd: int) -> None:
+        super().__delitem__(fd)
+        self.changed.add(fd)
+
+
+class Loop:
+    """Waitress's loop over its sockets, for many connections: each turn looks at the sockets something may have
+    changed (those that had an event, opened or closed, with a request under way or output to send, the server's
+    own), not at every one, and keeps them registered with the system (epoll where there is one) between turns.
+
+    Waitress's own loop (wasyncore.poll2) asks every connection whether it wants to read or write and registers
+    each one anew at every turn, and a turn comes with every request and every answer: with a thousand phones
+    keeping a connection open (following a game), that was most of the server's work. An idle connection
+    (waiting for its next request) changes only with an event of its own, or when the server closes it for being
+    idle too long (its maintenance, in a turn): every socket is looked at once a second besides.
+    """
+
+    def __init__(self, sockets: Sockets) -> None:
+        self.sockets = sockets
+        self.epoll = hasattr(select, "epoll")
+        self.pollster: Any = select.epoll() if self.epoll else select.poll()
+        self.registered: dict[int, int] = {}  # fd: the events asked for
+        self.watched: set[int] = set()  # fds to look at in the next turn
+        self.next_look_at_all = 0.0
+
+    def run(self, timeout: float) -> None:
+        try:
+            while self.sockets:
+                self.turn(timeout)
+        finally:
+            if self.epoll:
+                self.pollster.close()
+
+    def turn(self, timeout: float) -> None:
+        """One turn, as wasyncore.poll2's: the events wanted asked for, then those that came handled."""
+        sockets = self.sockets
+        changed, sockets.changed = sockets.changed, set()
+        for fd in changed & self.registered.keys():  # a socket closed (its fd perhaps another's now)
+            self.forget(fd)
+        look_at = self.watched | changed
+        now = time.monotonic()
+        if now >= self.next_look_at_all:
+            look_at, self.next_look_at_all = set(sockets), now + LOOK_AT_ALL_EVERY
+            for fd in self.registered.keys() - look_at:
+                self.forget(fd)
+        self.watched = set()
+        for fd in look_at:
+            dispatcher = sockets.get(fd)
+            if dispatcher is None:
+                continue
+            events = (READ if dispatcher.readable() else 0) | (
+                WRITE if dispatcher.writable() and not dispatcher.accepting else 0
+            )
+            self.ask(fd, events)
+            if events != READ or not isinstance(dispatcher, HTTPChannel) or dispatcher.requests:
+                self.watched.add(fd)  # not an idle connection: the server's own sockets, a request under way
+        try:
+            ready = self.pollster.poll(timeout if self.epoll else int(timeout * 1000))
+        except InterruptedError:
+            ready = []
+        for fd, events in ready:
+            dispatcher = sockets.get(fd)
+            if dispatcher is not None:
+                wasyncore.readwrite(dispatcher, events)
+            self.watched.add(fd)
+
+    def ask(self, fd: int, events: int) -> None:
+        """Ask the system for these events on ``fd`` (none: forget it)."""
+        was = self.registered.get(fd)
+        if was == events:
+            return
+        if not events:
+            if was is not None:
+                self.forget(fd)
+            return
+        if was is None:
+            self.pollster.register(fd, events)
+        else:
+            self.pollster.modify(fd, events)
+        self.registered[fd] = events
+
+    def forget(self, fd: int) -> None:
+        del self.registered[fd]
+        try:
+            self.pollster.unregister(fd)
+        except (OSError, KeyError):  # closed already: epoll forgets a socket as it closes
+            pass
+
+
+def loop(timeout: float, sockets: Sockets) -> None:
+    """Serve ``sockets`` until none is left: Loop where the system has poll(), else waitress's own loop."""
+    if hasattr(select, "poll"):
+        Loop(sockets).run(timeout)
+    else:
+        wasyncore.loop(timeout=timeout, map=sockets)
+
+
 class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
     """Waitress's server on one socket, with at most ``per_address`` connections open from one address."""
 
@@ -187,6 +304,13 @@ class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
         for name, value in listening_options(self.platform):
             self.socket.setsockopt(socket.SOL_SOCKET, getattr(socket, name), value)
 
+    def run(self) -> None:
+        """Waitress's run, with Loop."""
+        try:
+            loop(self.adj.asyncore_loop_timeout, self._map)
+        except (SystemExit, KeyboardInterrupt):
+            self.task_dispatcher.shutdown()
+
     def accept(self) -> tuple[socket.socket, Any] | None:
         accepted: tuple[socket.socket, Any] | None = super().accept()
         if accepted is not None and self.per_address and self.open_from(accepted[1][0]) >= self.per_address:
@@ -205,7 +329,7 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
     """Waitress's own create_server, with ``Server`` for each address listened on."""
     adjustments = Adjustments(**settings)
     dispatcher = ThreadedTaskDispatcher()
-    sockets: dict[int, Any] = {}
+    sockets = Sockets()
     servers: list[Server] = []
     try:
         for info in adjustments.listen:
@@ -214,13 +338,37 @@ def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -
         for server in servers:  # the addresses bound already: free for another try
             server.close()
         raise
+    room_for_connections(CONNECTIONS + 100)
     dispatcher.set_thread_count(adjustments.threads)  # once listening: a port in use leaves no thread behind
     for server in servers:
         server.per_address = per_address
     if len(servers) == 1:
         return servers[0]
     listening = [(server.effective_host, server.effective_port) for server in servers]
-    return MultiSocketServer(sockets, adjustments, listening, dispatcher, servers[-1].log_info)
+    return Servers(sockets, adjustments, listening, dispatcher, servers[-1].log_info)
+
+
+class Servers(MultiSocketServer):  # type: ignore[misc]  # waitress ships no types
+    """Waitress's server on several sockets (every address of a name), with Loop."""
+
+    def run(self) -> None:
+        try:
+            loop(self.adj.asyncore_loop_timeout, self.map)
+        except (SystemExit, KeyboardInterrupt):
+            self.close()
+
+
+def room_for_connections(files: int) -> None:
+    """Let this process open ``files`` files where the system allows so many (Linux often starts a process at
+    1,024, under CONNECTIONS); Windows has no such limit to raise."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = files if hard == resource.RLIM_INFINITY else min(files, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def listening_server(app: Any, settings: dict[str, Any], per_address: int | None = PER_ADDRESS, ports: int = 1) -> Any:

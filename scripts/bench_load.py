@@ -41,8 +41,10 @@ HANDS = [([4, 0, 9, 0], 1), ([0, 4, 0, 9], 2), ([2, 3, 4, 4], 0), ([1, 1, 1, 10]
 class Client:
     """One keep-alive connection, timing each request."""
 
-    def __init__(self, port: int, timings: list[float], errors: list[str]):
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    def __init__(self, port: int, timings: list[float], errors: list[str], source: str | None = None):
+        """``source``: the loopback address to connect from (every 127/8 address is this machine), one per table."""
+        address = (source, 0) if source else None
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=address)
         self.timings, self.errors = timings, errors
 
     def request(self, method: str, path: str, body=None, headers=None) -> http.client.HTTPResponse | None:

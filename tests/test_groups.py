@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 
 from scorekeeper import create_app
 from scorekeeper.db import db
@@ -165,6 +166,45 @@ def test_a_group_is_renamed_and_locked_with_a_passcode_of_its_own(open_app, clie
     signed = stranger.post(f"/g/{key}/sign-in", data={"passcode": "queen of spades"}, environ_base=elsewhere)
     assert signed.status_code == 302
     assert stranger.get(f"/g/{key}/").status_code == 200
+
+
+def test_a_boards_304_answers_for_the_groups_own_games_alone_and_never_past_its_passcode(open_app, client):
+    """The follow board's 304 (answered before the app) keeps to the address's group: another group's game, or
+    a wrong key, is a 404 even with the right tag; a group's passcode is asked for first."""
+    a, b = start_group(client)["key"], start_group(client)["key"]
+    game = start_game(client, b)["id"]
+    board = f"/games/{game}/follow/board"
+    tag = client.get(f"/g/{b}{board}").headers["ETag"]
+    assert client.get(f"/g/{b}{board}", headers={"If-None-Match": tag}).status_code == 304
+    assert client.get(f"/g/{a}{board}", headers={"If-None-Match": tag}).status_code == 404
+    assert client.get(f"/g/{'x' * 24}{board}", headers={"If-None-Match": tag}).status_code == 404
+    assert client.get(board, headers={"If-None-Match": tag}).status_code == 404
+    assert client.post(f"/g/{b}/group/passcode", data={"code-passcode": "queen of spades"}).status_code == 302
+    stranger = open_app.test_client()
+    locked = stranger.get(f"/g/{b}{board}", headers={"If-None-Match": tag})
+    assert locked.status_code == 302 and locked.headers["Location"].startswith(f"/g/{b}/sign-in")
+    stranger.post(f"/g/{b}/sign-in", data={"passcode": "queen of spades"})
+    assert stranger.get(f"/g/{b}{board}", headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_a_groups_request_writes_nothing_while_its_last_use_is_recent(open_app, client):
+    key = start_group(client)["key"]
+    game = start_game(client, key)["id"]
+    written = []
+    with open_app.app_context():
+        engine = db.engine
+
+    def note(_connection, _cursor, statement, *_rest):
+        if not statement.lstrip().upper().startswith(("SELECT", "BEGIN", "COMMIT", "ROLLBACK", "PRAGMA")):
+            written.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        for path in ("/", f"/games/{game}", f"/games/{game}/follow/board", "/api/games"):
+            assert client.get(f"/g/{key}{path}").status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert written == []
 
 
 def test_a_sign_in_of_one_group_is_worth_nothing_in_another(open_app):

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from sqlalchemy import event, select
 
 from scorekeeper.db import db
 from scorekeeper.models import Player, PlayerSummary
@@ -261,3 +262,24 @@ def test_delete_asks_first_and_names_the_game(table, client):
     answer = client.post(f"/games/{game['id']}/delete", follow_redirects=True)
     assert "The game of Ann, Ben, Cat, Dan was deleted." in answer.get_data(as_text=True)
     assert client.get(f"/api/games/{game['id']}").status_code == 404
+
+
+def test_a_hand_adds_to_its_four_players_records_in_one_statement(app, table):
+    table.start_game()
+    statements = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(_connection, _cursor, statement, *_rest):
+        if "player_summaries" in statement and not statement.lstrip().upper().startswith("SELECT"):
+            statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        table.record_hand([4, 0, 9, 0], 1)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert len(statements) == 1
+    with app.app_context():
+        assert sorted(db.session.scalars(select(PlayerSummary.points))) == [0, 4, 9, 13]
+        db.session.remove()

@@ -10,7 +10,9 @@ from contextlib import ExitStack
 from urllib.parse import urlsplit
 
 import pytest
+from waitress.channel import HTTPChannel
 
+from scorekeeper import serving
 from scorekeeper.serving import PER_ADDRESS
 
 from server import call, running_server
@@ -56,3 +58,47 @@ def test_one_address_holds_so_many_connections_and_no_more(database_url):
         assert status == 200
         held[0].sendall(b"\r\n\r\n")  # the address's own connections go on
         assert held[0].recv(64).startswith(b"HTTP/1.1 200 ")
+
+
+class Connection(HTTPChannel):
+    """A connection as the server's loop sees it: idle (waiting for its next request) until it has data."""
+
+    def __init__(self, sock):  # none of waitress's own set-up: the loop asks only what follows
+        self.sock, self.requests, self.asked, self.accepting, self.read = sock, [], 0, False, b""
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def readable(self):
+        self.asked += 1
+        return True
+
+    def writable(self):
+        return False
+
+    def handle_read_event(self):
+        self.read += self.sock.recv(100)
+
+
+def test_the_servers_loop_looks_only_at_connections_that_had_something_happen(monkeypatch):
+    """A thousand phones following games keep a thousand connections open: a turn of the loop (one with every
+    request and answer) looks at those that had an event, not at every idle one."""
+    monkeypatch.setattr(serving, "LOOK_AT_ALL_EVERY", 600)  # the look at every one, once a second: not in this test
+    pairs = [socket.socketpair() for _ in range(200)]
+    try:
+        sockets = serving.Sockets()
+        for ours, _theirs in pairs:
+            sockets[ours.fileno()] = Connection(ours)
+        loop = serving.Loop(sockets)
+        loop.turn(0)  # the first turn looks at every connection
+        assert {connection.asked for connection in sockets.values()} == {1}
+        pairs[7][1].sendall(b"GET")
+        loop.turn(1)  # the system says which connection has data
+        loop.turn(0)
+        asked = [connection.asked for connection in sockets.values()]
+        assert sockets[pairs[7][0].fileno()].read == b"GET"
+        assert asked.count(1) == 199 and asked[7] == 2  # looked at again after its event; the others not at all
+    finally:
+        for pair in pairs:
+            for end in pair:
+                end.close()

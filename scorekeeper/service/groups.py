@@ -33,6 +33,7 @@ class GroupSeen:
     key: str
     name: str
     passcode_hash: str | None
+    last_used: datetime
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def digest(key: str) -> str:
 
 
 def seen(group: models.Group) -> GroupSeen:
-    return GroupSeen(group.id, group.key, group.name, group.passcode_hash)
+    return GroupSeen(group.id, group.key, group.name, group.passcode_hash, group.last_used)
 
 
 def start_group(name: object = None, key: str | None = None) -> GroupSeen:
@@ -94,12 +95,15 @@ def group_by_id(group_id: int) -> GroupSeen | None:
     return seen(found) if found is not None else None
 
 
-def note_use(group_id: int) -> None:
-    """Note that the group's phones came back, for the host's list: at most once in SEEN_EVERY."""
+def note_use(group: GroupSeen) -> None:
+    """Note that the group's phones came back, for the host's list: at most once in SEEN_EVERY (a request that
+    finds the group seen within it writes nothing, not even an UPDATE of no row: SQLite would take its lock)."""
     now = models.utcnow()
+    if now - group.last_used < SEEN_EVERY:
+        return
     table = models.Group
     changed = db.session.execute(
-        update(table).where(table.id == group_id, table.last_used < now - SEEN_EVERY).values(last_used=now)
+        update(table).where(table.id == group.id, table.last_used < now - SEEN_EVERY).values(last_used=now)
     )
     if changed.rowcount:  # type: ignore[attr-defined]
         db.session.commit()

@@ -7,11 +7,12 @@ are added to the summaries in the same transaction, just before it commits, so
 the summaries move in step with the seats whichever code path commits.
 """
 
+import functools
 from dataclasses import dataclass, fields
 from typing import Any
 
 from flask_babel import gettext
-from sqlalchemy import Integer, Select, cast, delete, event, func, insert, select
+from sqlalchemy import Integer, Select, Table, bindparam, cast, delete, event, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -75,17 +76,30 @@ def forget_game(game: models.Game) -> None:
         note(player, seat_counts(player), Counts())
 
 
+@functools.cache
+def upsert(dialect: str) -> Any:
+    """Add a change to a player's summary (a row for a new player): one statement, made once for each kind of
+    database, on the table itself (no ORM work), its values bound per player."""
+    table: Table = models.PlayerSummary.__table__  # type: ignore[assignment]  # a mapped class's table is a Table
+    columns = ["group_id", "name_key", "name", *SUMMED]
+    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    statement = statement.values({column: bindparam(column) for column in columns})
+    added = {column: table.c[column] + statement.excluded[column] for column in SUMMED}
+    return statement.on_conflict_do_update(index_elements=["group_id", "name_key"], set_=added)
+
+
 @event.listens_for(Session, "before_commit")
 def _add_pending(session: Session) -> None:
     pending: dict[tuple[int, str], tuple[str, Counts]] = session.info.pop(PENDING, {})
-    dialect = session.get_bind().dialect.name
-    upsert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    summaries = models.PlayerSummary
-    # In key order, so two transactions changing the same players never wait on each other in a circle.
-    for (group, key), (name, change) in sorted(pending.items()):
-        statement = upsert(summaries).values(group_id=group, name_key=key, name=name, **vars(change))
-        added = {column: getattr(summaries, column) + getattr(statement.excluded, column) for column in SUMMED}
-        session.execute(statement.on_conflict_do_update(index_elements=["group_id", "name_key"], set_=added))
+    if not pending:
+        return
+    # Every player of the change (a hand: the table's four) in one call, in key order, so two transactions
+    # changing the same players never wait on each other in a circle.
+    rows = [
+        {"group_id": group, "name_key": key, "name": name, **vars(change)}
+        for (group, key), (name, change) in sorted(pending.items())
+    ]
+    session.execute(upsert(session.get_bind().dialect.name), rows)
 
 
 @event.listens_for(Session, "after_soft_rollback")
