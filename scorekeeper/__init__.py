@@ -14,11 +14,13 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
 from . import config, group_scope, guard, i18n, minify, opening, scope, sites
+from . import db as database
 from .config import StartupError, database_url, proxy_count
 from .db import db
 from .languages import gettext as _
 from .models import ROW_NUMBER_MAX
 from .paths import bundled, instance_folder
+from .service import summary
 
 __all__ = ["StartupError", "create_app", "database_url", "proxy_count"]
 csrf = CSRFProtect()
@@ -69,8 +71,9 @@ def create_app(
     opening.sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"], instance, create=create)
     app.url_map.converters["int"] = RowNumber
     with opening.failures(config.database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)):
-        db.init_app(app)  # loads the database's driver
+        database.init_app(app)  # loads the database's driver
     scope.init_session(db.session)
+    summary.init_session(db.session)
     migrate.init_app(app, db)
     csrf.init_app(app)
     guard.init_app(app)

@@ -5,6 +5,7 @@ import sqlite3
 import weakref
 from typing import TYPE_CHECKING
 
+from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -25,16 +26,22 @@ else:
     Model = db.Model
 
 
-@event.listens_for(Engine, "connect")
-def _tune_sqlite(connection: object, _record: object) -> None:
+def init_app(app: Flask) -> None:
+    """The app's database: its engine made (the driver loaded), each new SQLite connection tuned as it opens."""
+    db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            event.listen(db.engine, "connect", tune_sqlite)
+
+
+def tune_sqlite(connection: sqlite3.Connection, _record: object) -> None:
     # WAL lets the phones that follow a game read while a hand is written; the
     # busy timeout makes a second writer wait its turn instead of failing.
-    if isinstance(connection, sqlite3.Connection):
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=10000")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.close()
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
 _engines: "weakref.WeakKeyDictionary[Engine, int]" = weakref.WeakKeyDictionary()

@@ -14,7 +14,7 @@ from typing import Any
 from flask_babel import gettext
 from sqlalchemy import Integer, Select, Table, bindparam, cast, delete, event, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, scoped_session
 
 from .. import models, rules
 from ..db import db
@@ -88,7 +88,13 @@ def upsert(dialect: str) -> Any:
     return statement.on_conflict_do_update(index_elements=["group_id", "name_key"], set_=added)
 
 
-@event.listens_for(Session, "before_commit")
+def init_session(session: scoped_session[Any]) -> None:
+    """A change's summaries are written as the session commits it (once, however many apps share the session)."""
+    for name, listener in (("before_commit", _add_pending), ("after_soft_rollback", _drop_pending)):
+        if not event.contains(session, name, listener):
+            event.listen(session, name, listener)
+
+
 def _add_pending(session: Session) -> None:
     pending: dict[tuple[int, str], tuple[str, Counts]] = session.info.pop(PENDING, {})
     if not pending:
@@ -102,7 +108,6 @@ def _add_pending(session: Session) -> None:
     session.execute(upsert(session.get_bind().dialect.name), rows)
 
 
-@event.listens_for(Session, "after_soft_rollback")
 def _drop_pending(session: Session, _transaction: object) -> None:
     session.info.pop(PENDING, None)
 
