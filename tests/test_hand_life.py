@@ -178,6 +178,14 @@ def test_the_form_takes_no_tap_until_the_next_hands_form_is_in(scripts, state, i
     assert life(scripts, f"life.inert({state})") is inert
 
 
+@pytest.mark.parametrize("state", [f"life.refreshed({SAVED}, 8)", QUEUED], ids=["saved", "queued"])
+def test_the_form_takes_no_tap_for_a_moment_after_it_moved(scripts, state):
+    """The next hand brought into view lies where Save was: a stray second tap must not enter a count."""
+    assert life(scripts, f"life.inert(life.moved({state}))") is True
+    assert life(scripts, f"life.inert(life.still(life.moved({state})))") is False
+    assert life(scripts, f"life.still(life.moved({state}))") == life(scripts, state)
+
+
 def test_after_the_answer_the_page_refreshes_or_starts_the_next_hand_itself(scripts):
     assert life(scripts, f"life.refreshed({SAVED}, 9)")["number"] == 9
     assert life(scripts, f"life.refreshed({SAVED}, 9).phase") == "saved"  # still inert until a chip is tapped
