@@ -172,7 +172,12 @@ function waitingIn(storage, key) {
   }
 }
 
+// The number of the hand the form records next: after the hands waiting on this phone, else the server's.
+function nextAfter(queue, number) {
+  return queue.length ? queue[queue.length - 1].number + 1 : number;
+}
+
 export {
   entering, busy, inert, moved, still, save, answered, notQueued, tapped, refreshed, renumbered, refreshFailed, settle, elsewhere,
-  changedWords, buttonWords, lineWords, waitingIn
+  changedWords, buttonWords, lineWords, waitingIn, nextAfter
 };

@@ -5,6 +5,7 @@
 import * as outbox from "./outbox.js";
 import * as conflicts from "./conflict.js";
 import { _, ngettext, pieces } from "./words.js";
+import { nextAfter as nextNumber } from "./hand-life.js";
 
 var SAID_FOR = 5000; // ms "2 hands sent" stays up
 var table; // the page, as table.js hands it over: its addresses, renumber(number), sent(), words()
@@ -20,10 +21,6 @@ function waitingWords(count, online) {
 }
 function sentWords(count) {
   return ngettext("%(num)d hand sent", "%(num)d hands sent", count);
-}
-// The number of the next hand: after the hands waiting, else the server's.
-function nextNumber(queue, number) {
-  return queue.length ? queue[queue.length - 1].number + 1 : number;
 }
 
 function lookup() {

@@ -3,6 +3,8 @@
 // first wanted (a tap on the form, a change seen elsewhere, the page offline), and every other part after it.
 // Progressive enhancement: without the scripts the form posts as a plain form.
 import { handForm } from "./hand-form.js";
+import * as draft from "./draft.js";
+import { nextAfter, waitingIn } from "./hand-life.js";
 
 var ASK_EVERY = 2000; // ms between asking whether the game changed elsewhere
 
@@ -30,7 +32,10 @@ page.begin = function (form) {
   page.hand = handForm(form, {
     preview: function (facts) { return saves().then(function (module) { return module.preview(facts); }); },
     tapped: function () { return saver ? saver.tapped() : saves(); },
-    changed: function () { if (saver) saver.draw(); }
+    changed: function () {
+      if (page.hand) draft.keep(localStorage, page.links.page, Number(form.elements.number.value), page.hand.taps());
+      if (saver) saver.draw();
+    }
   });
   page.version = form.dataset.version;
   page.next = Number(form.elements.number.value);
@@ -70,6 +75,9 @@ function start() {
   page.links = { page: form.dataset.page, hands: form.dataset.hands, preview: form.dataset.preview, game: facts.game,
     game_url: facts.game_url, outbox: outbox };
   page.begin(form);
+  // A hand half entered before the page was reloaded comes back: the one after the hands waiting on this phone.
+  var taps = draft.kept(localStorage, page.links.page, nextAfter(waitingIn(localStorage, outbox), page.next));
+  if (taps) page.hand.fill(taps);
   document.addEventListener("submit", submitted);
   // Offline, hands waiting on this phone, or no service worker to keep the files for when the network goes:
   // the pipeline and the outbox now.

@@ -4,25 +4,11 @@ stray second tap where Save was enters nothing (issue 26, points 3 and 4)."""
 import re
 
 import pytest
-from browser import in_sight
+from browser import ALIKE_LONG, in_sight
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
-NAMES = ["Alexandra", "Alexander", "Christina", "Christopher", "Christiane"]
-PLAYED = [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]
-
-
-@pytest.fixture
-def game(client, live_server):
-    """Five long, alike names; `game(3)`, three hands played. The table page's address and the game's in the API."""
-
-    def start(played: int = 0):
-        made = client.post("/api/games", json={"players": NAMES}).json
-        for hearts, queen in PLAYED[:played]:
-            client.post(f"/api/games/{made['id']}/hands", json={"hearts": hearts, "queen": queen})
-        return f"{live_server}/games/{made['id']}", f"/api/games/{made['id']}"
-
-    return start
+NAMES = ALIKE_LONG
 
 
 def hearts(page: Page, name: str) -> Locator:
@@ -65,8 +51,8 @@ def untouched(page: Page) -> None:
 
 @pytest.mark.parametrize("played", [0, 3], ids=["hand-1", "hand-4"])
 @pytest.mark.parametrize("gap", [80, 250], ids=["80ms", "250ms"])
-def test_after_save_the_next_hand_is_in_view_and_a_stray_tap_enters_nothing(phone, game, client, played, gap):
-    url, api = game(played)
+def test_after_save_the_next_hand_is_in_view_and_a_stray_tap_enters_nothing(phone, alike, client, played, gap):
+    url, api = alike(played)
     page = phone(url)
     number = played + 1
     enter(page, [5, 0, 0, 8, 0], 2)
@@ -94,8 +80,8 @@ def test_after_save_the_next_hand_is_in_view_and_a_stray_tap_enters_nothing(phon
     expect(hearts(page, NAMES[0]).get_by_role("radio", name="3", exact=True)).to_be_checked()
 
 
-def test_after_an_offline_save_the_next_hand_is_in_view(phone, game):
-    url, _ = game(3)
+def test_after_an_offline_save_the_next_hand_is_in_view(phone, alike):
+    url, _ = alike(3)
     page = phone(url, offline_ready=True)
     page.context.set_offline(True)
     expect(page.locator("#connection")).to_have_text("offline")

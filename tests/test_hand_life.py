@@ -301,3 +301,16 @@ def test_offline_then_online_two_hands_waiting_go_in_order_and_say_how_many(scri
     )
     assert posted == [7, 8]
     assert result == [{"outcome": "saved", "sent": 2}, []]
+
+
+def test_a_hand_being_entered_is_kept_for_its_own_number_only(scripts):
+    """static/draft.js: the taps of hand 7 come back for hand 7; asked for hand 8, they are dropped."""
+    kept = scripts.evaluate(
+        """async () => { const draft = await import('/static/draft.js');
+           draft.keep(localStorage, '/games/1', 7, {hearts: [4, 0, 0, 0], touched: [0]});
+           const again = draft.kept(localStorage, '/games/1', 7), other = draft.kept(localStorage, '/games/2', 7);
+           const stale = draft.kept(localStorage, '/games/1', 8), after = draft.kept(localStorage, '/games/1', 7);
+           localStorage.setItem('hand-being-entered:/games/3', '{broken');
+           return [again, other, stale, after, draft.kept(localStorage, '/games/3', 1)]; }"""
+    )
+    assert kept == [{"hearts": [4, 0, 0, 0], "touched": [0]}, None, None, None, None]
