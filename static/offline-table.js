@@ -107,6 +107,10 @@ function showWaiting(queue) {
 function showNextHand(number) {
   var section = document.querySelector(".next-hand");
   var ahead = facts.ahead.filter(function (hand) { return hand.number === number; })[0];
+  // The tab and the form's heading name the hand the form asks for, as the server's page does
+  document.title = _("Hand %(number)d · %(players)s", { number: number, players: names.join(", ") });
+  var record = document.getElementById("record");
+  if (record) record.textContent = _("Record hand %(number)d", { number: number });
   if (!section) return;
   section.replaceChildren(element("h1", _("Hand %(number)d", { number: number })));
   if (!ahead) { section.appendChild(element("p", _("Who deals and passes shows again when back online."))); return; }
@@ -133,6 +137,8 @@ function render() {
   var queue = outbox.waiting(game);
   showBanner(queue);
   if (settling) showConflict(settling); // again, on a fresh copy of the server's page
+  // The server's last hand is not the last one while hands wait here: undoing it is for when they have gone.
+  document.querySelectorAll(".hands .undo").forEach(function (undo) { undo.hidden = queue.length > 0; });
   if (!queue.length) return;
   showTotals(queue);
   showWaiting(queue);
