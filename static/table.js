@@ -33,13 +33,19 @@ page.begin = function (form) {
     preview: function (facts) { return saves().then(function (module) { return module.preview(facts); }); },
     tapped: function () { return saver ? saver.tapped() : saves(); },
     changed: function () {
-      if (page.hand) draft.keep(localStorage, page.links.page, Number(form.elements.number.value), page.hand.taps());
+      if (page.hand) remember();
       if (saver) saver.draw();
     }
   });
   page.version = form.dataset.version;
   page.next = Number(form.elements.number.value);
+  remember(); // a fresh form holds nothing: the taps kept of the hand before it (saved, or given up) go
 };
+
+// The taps of the hand on the form, kept on this phone until it is saved or the form starts afresh (draft.js).
+function remember() {
+  draft.keep(localStorage, page.links.page, Number(page.hand.form.elements.number.value), page.hand.taps());
+}
 
 function submitted(event) {
   if (event.target.id !== "hand-form") return;
@@ -74,9 +80,10 @@ function start() {
   var outbox = document.getElementById("offline-facts").dataset.outbox; // where this phone keeps hands waiting
   page.links = { page: form.dataset.page, hands: form.dataset.hands, preview: form.dataset.preview, game: facts.game,
     game_url: facts.game_url, outbox: outbox };
-  page.begin(form);
   // A hand half entered before the page was reloaded comes back: the one after the hands waiting on this phone.
-  var taps = draft.kept(localStorage, page.links.page, nextAfter(waitingIn(localStorage, outbox), page.next));
+  var number = nextAfter(waitingIn(localStorage, outbox), Number(form.elements.number.value));
+  var taps = draft.kept(localStorage, page.links.page, number);
+  page.begin(form);
   if (taps) page.hand.fill(taps);
   document.addEventListener("submit", submitted);
   // Offline, hands waiting on this phone, or no service worker to keep the files for when the network goes:

@@ -63,3 +63,15 @@ def test_offline_a_half_entered_hand_after_the_hands_waiting_comes_back(phone, a
     shows(page, "Alexander", 6)
     expect(page.locator(".next-hand h1")).to_have_text("Hand 5")
     assert NAMES[1] == "Alexander"
+
+
+def test_a_saved_hand_is_not_kept_even_when_it_is_undone_elsewhere(phone, alike, client):
+    url, api = alike(3)
+    page = phone(url)
+    enter(page, [5, 0, 0, 8, 0], 2)
+    save_button(page).click()
+    expect(page.locator("#record")).to_have_text("Record hand 5")  # the server's page is in
+    assert client.delete(api + "/hands/4").status_code == 200  # another phone undoes it: hand 4 is next again
+    page.reload()
+    expect(page.locator(".next-hand h1")).to_contain_text("Hand 4")
+    untouched(page)
