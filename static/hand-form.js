@@ -178,12 +178,13 @@ function handForm(form, hooks) {
     if (hooks.changed) hooks.changed();
   }
 
-  // Put a hand back on the form: after an undo, or a save another phone beat.
+  // Put a hand back on the form: after an undo, a save another phone beat, or a reload (its taps() kept, with the
+  // rows tapped: the last one left still fills itself in).
   function fill(hand) {
     hand.hearts.forEach(function (count, seat) {
       var chip = form.querySelector('input[name="hearts-' + seat + '"][value="' + count + '"]');
       if (chip) chip.checked = true;
-      touched[seat] = true;
+      if (!hand.touched || hand.touched.indexOf(seat) !== -1) touched[seat] = true;
     });
     rules.cards.map(function (card) { return card.key; }).concat(["all_tricks", "moon_option"]).forEach(function (name) {
       var value = hand[name] === undefined || hand[name] === null ? "" : hand[name];
@@ -211,6 +212,15 @@ function handForm(form, hooks) {
     return Object.keys(touched).length > 0 || rules.cards.some(function (card) { return checked(card.key) !== null; });
   }
 
+  // What was tapped so far, for fill() after a reload; null when nothing was.
+  function taps() {
+    if (!entered()) return null;
+    var body = facts();
+    body.moon_option = chosen("moon_option");
+    body.touched = Object.keys(touched).map(Number);
+    return body;
+  }
+
   // A tap on the chip already chosen (0 at first) fires no change, only a click.
   function tapped(event) {
     if (event.target.type !== "radio") return;
@@ -227,7 +237,7 @@ function handForm(form, hooks) {
   check();
   return {
     form: form, button: button, facts: facts, missing: missing, point: point, say: say, hold: hold, label: label,
-    fill: fill, reset: reset, entered: entered, latest: function () { return latest; }
+    fill: fill, reset: reset, entered: entered, taps: taps, latest: function () { return latest; }
   };
 }
 

@@ -9,7 +9,8 @@
 // saved and queued keep Save inert until a chip of the next hand is tapped, so a second tap changes nothing;
 // every other state takes the next tap on Save, so no answer and no failed refresh can leave Save dead.
 // A state is {phase, number (of the hand the form records next: always the server's), hand (the one sent),
-// saved (its number), totals, message, field, choice, stale (the form still shows the hand sent)}. Each step
+// saved (its number), totals, message, field, choice, stale (the form still shows the hand sent),
+// moving (the form just moved under the finger)}. Each step
 // gives back {state, effect}: the effect is what the page must do next ("send", "queue", "refresh",
 // "compare", "correct", "reset"), or null.
 import { _ } from "./words.js";
@@ -31,9 +32,21 @@ function busy(state) {
   return ["saving", "saved", "queued"].indexOf(state.phase) !== -1;
 }
 
-// The form takes no tap while its hand is on its way, or stored and about to give way to the next hand's.
+// The form takes no tap while its hand is on its way, or stored and about to give way to the next hand's, or for
+// a moment after it moved under the finger.
 function inert(state) {
-  return state.phase === "saving" || Boolean(state.stale);
+  return state.phase === "saving" || Boolean(state.stale) || Boolean(state.moving);
+}
+
+// The next hand was brought into view after a save: the form has moved under the finger, and a stray second tap
+// on Save must not land on a chip of the next hand. still(), a moment later, lets it take taps again.
+function moved(state) {
+  return Object.assign({}, state, { moving: true });
+}
+function still(state) {
+  var kept = Object.assign({}, state);
+  delete kept.moving;
+  return kept;
 }
 
 // Save tapped with a complete hand. `preview` is the latest preview the page holds ({facts, totals}); its totals
@@ -159,7 +172,12 @@ function waitingIn(storage, key) {
   }
 }
 
+// The number of the hand the form records next: after the hands waiting on this phone, else the server's.
+function nextAfter(queue, number) {
+  return queue.length ? queue[queue.length - 1].number + 1 : number;
+}
+
 export {
-  entering, busy, inert, save, answered, notQueued, tapped, refreshed, renumbered, refreshFailed, settle, elsewhere,
-  changedWords, buttonWords, lineWords, waitingIn
+  entering, busy, inert, moved, still, save, answered, notQueued, tapped, refreshed, renumbered, refreshFailed, settle, elsewhere,
+  changedWords, buttonWords, lineWords, waitingIn, nextAfter
 };

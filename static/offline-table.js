@@ -5,6 +5,7 @@
 import * as outbox from "./outbox.js";
 import * as conflicts from "./conflict.js";
 import { _, ngettext, pieces } from "./words.js";
+import { nextAfter as nextNumber } from "./hand-life.js";
 
 var SAID_FOR = 5000; // ms "2 hands sent" stays up
 var table; // the page, as table.js hands it over: its addresses, renumber(number), sent(), words()
@@ -20,10 +21,6 @@ function waitingWords(count, online) {
 }
 function sentWords(count) {
   return ngettext("%(num)d hand sent", "%(num)d hands sent", count);
-}
-// The number of the next hand: after the hands waiting, else the server's.
-function nextNumber(queue, number) {
-  return queue.length ? queue[queue.length - 1].number + 1 : number;
 }
 
 function lookup() {
@@ -110,6 +107,10 @@ function showWaiting(queue) {
 function showNextHand(number) {
   var section = document.querySelector(".next-hand");
   var ahead = facts.ahead.filter(function (hand) { return hand.number === number; })[0];
+  // The tab and the form's heading name the hand the form asks for, as the server's page does
+  document.title = _("Hand %(number)d · %(players)s", { number: number, players: names.join(", ") });
+  var record = document.getElementById("record");
+  if (record) record.textContent = _("Record hand %(number)d", { number: number });
   if (!section) return;
   section.replaceChildren(element("h1", _("Hand %(number)d", { number: number })));
   if (!ahead) { section.appendChild(element("p", _("Who deals and passes shows again when back online."))); return; }
@@ -136,6 +137,8 @@ function render() {
   var queue = outbox.waiting(game);
   showBanner(queue);
   if (settling) showConflict(settling); // again, on a fresh copy of the server's page
+  // The server's last hand is not the last one while hands wait here: undoing it is for when they have gone.
+  document.querySelectorAll(".hands .undo").forEach(function (undo) { undo.hidden = queue.length > 0; });
   if (!queue.length) return;
   showTotals(queue);
   showWaiting(queue);

@@ -7,6 +7,7 @@ import * as life from "./hand-life.js";
 import { _ } from "./words.js";
 
 var GIVE_UP = 10000; // ms: a save with no answer by then waits in the outbox (a resend of it is harmless)
+var STILL_AFTER = 600; // ms the form takes no tap after it moved: longer than the gap of a double tap
 var JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
 
 var page; // shared with table.js: the form's controller (page.hand), its addresses, the version shown
@@ -53,11 +54,14 @@ var effects = {
     offline().then(function (module) {
       module.queue(state.hand);
       page.hand.reset(state.number); // the next hand starts clean
+      nextHandInView();
     }, function () { run({ state: life.notQueued(state) }); });
   },
   refresh: function () {
-    refresh(false).then(function (number) { run({ state: life.refreshed(state, number) }); },
-      function () { run(life.refreshFailed(state)); });
+    refresh(false).then(function (number) {
+      run({ state: life.refreshed(state, number) });
+      nextHandInView();
+    }, function () { run(life.refreshFailed(state)); });
   },
   reset: function () { page.hand.reset(state.number); },
   compare: function () {
@@ -105,6 +109,16 @@ function inPlace(change) {
   var moved = page.hand.button.getBoundingClientRect().top - before;
   if (moved) window.scrollBy(0, moved);
   return result;
+}
+
+// After a save the next hand's top (who deals, who passes to whom, the first row) comes into view. The form then
+// lies where Save was: it takes no tap for a moment, so a stray second tap on Save enters nothing.
+function nextHandInView() {
+  var top = document.querySelector(".next-hand");
+  if (!top) return;
+  run({ state: life.moved(state) });
+  top.scrollIntoView({ block: "start" });
+  setTimeout(function () { run({ state: life.still(state) }); }, STILL_AFTER);
 }
 
 function drawTotals() {

@@ -3,6 +3,8 @@
 // first wanted (a tap on the form, a change seen elsewhere, the page offline), and every other part after it.
 // Progressive enhancement: without the scripts the form posts as a plain form.
 import { handForm } from "./hand-form.js";
+import * as draft from "./draft.js";
+import { nextAfter, waitingIn } from "./hand-life.js";
 
 var ASK_EVERY = 2000; // ms between asking whether the game changed elsewhere
 
@@ -30,11 +32,20 @@ page.begin = function (form) {
   page.hand = handForm(form, {
     preview: function (facts) { return saves().then(function (module) { return module.preview(facts); }); },
     tapped: function () { return saver ? saver.tapped() : saves(); },
-    changed: function () { if (saver) saver.draw(); }
+    changed: function () {
+      if (page.hand) remember();
+      if (saver) saver.draw();
+    }
   });
   page.version = form.dataset.version;
   page.next = Number(form.elements.number.value);
+  remember(); // a fresh form holds nothing: the taps kept of the hand before it (saved, or given up) go
 };
+
+// The taps of the hand on the form, kept on this phone until it is saved or the form starts afresh (draft.js).
+function remember() {
+  draft.keep(localStorage, page.links.page, Number(page.hand.form.elements.number.value), page.hand.taps());
+}
 
 function submitted(event) {
   if (event.target.id !== "hand-form") return;
@@ -69,7 +80,11 @@ function start() {
   var outbox = document.getElementById("offline-facts").dataset.outbox; // where this phone keeps hands waiting
   page.links = { page: form.dataset.page, hands: form.dataset.hands, preview: form.dataset.preview, game: facts.game,
     game_url: facts.game_url, outbox: outbox };
+  // A hand half entered before the page was reloaded comes back: the one after the hands waiting on this phone.
+  var number = nextAfter(waitingIn(localStorage, outbox), Number(form.elements.number.value));
+  var taps = draft.kept(localStorage, page.links.page, number);
   page.begin(form);
+  if (taps) page.hand.fill(taps);
   document.addEventListener("submit", submitted);
   // Offline, hands waiting on this phone, or no service worker to keep the files for when the network goes:
   // the pipeline and the outbox now.

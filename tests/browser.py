@@ -34,6 +34,7 @@ SMALL_PHONE = {
 }
 LONG_NAMES = ["Christina", "Christopher", "Alexandra", "Bartholomew", "Maximilian"]
 ALIKE_NAMES = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]  # two pairs alike for long
+ALIKE_LONG = ["Alexandra", "Alexander", "Christina", "Christopher", "Christiane"]  # and three Christ…
 
 
 def in_sight(locator: Locator) -> None:

@@ -228,3 +228,18 @@ def five(client, live_server):
     for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)]:
         client.post(f"/api/games/{game['id']}/hands", json={"hearts": hearts, "queen": queen})
     return f"{live_server}/games/{game['id']}", f"/api/games/{game['id']}"
+
+
+@pytest.fixture
+def alike(client, live_server):
+    """Five long names, three alike for long (the third evening's); `alike(3)`: three hands played. Gives the
+    table page's address and the game's in the API."""
+    from browser import ALIKE_LONG
+
+    def start(played: int = 0):
+        made = client.post("/api/games", json={"players": ALIKE_LONG}).json
+        for hearts, queen in [([4, 0, 9, 0, 0], 1), ([2, 3, 4, 4, 0], 4), ([0, 0, 1, 12, 0], 0)][:played]:
+            client.post(f"/api/games/{made['id']}/hands", json={"hearts": hearts, "queen": queen})
+        return f"{live_server}/games/{made['id']}", f"/api/games/{made['id']}"
+
+    return start

@@ -8,7 +8,7 @@ stands for one player alone; never by the stylesheet.
 import re
 
 import pytest
-from browser import ALIKE_NAMES
+from browser import ALIKE_NAMES, shown_text
 from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.browser
@@ -123,3 +123,22 @@ def test_a_finished_game_names_everyone_apart(browser: Browser, live_server, tab
         problems[path] = alike_or_cut(page, ALIKE_NAMES)
     context.close()
     assert problems == dict.fromkeys(problems, [])
+
+
+THREE = ["Anneliese", "Christopher", "Maximilian"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_three_players_names_that_fit_are_not_cut(phone, client, live_server, scheme):
+    """Issue 26, point 12: with three players a 360 px phone has room for "Anneliese", and shows it whole, each
+    name chip on one line."""
+    game = client.post("/api/games", json={"players": THREE}).json
+    client.post(f"/api/games/{game['id']}/hands", json={"hearts": [5, 4, 4], "queen": 1})
+    page = phone(f"{live_server}/games/{game['id']}", scheme)
+    names = page.locator(".scoreboard .name")
+    assert [shown_text(name) for name in names.all()] == ["Anneliese", "Christop…", "Maximili…"]
+    chips = page.locator("#queen .chip-row > label > span")
+    assert [shown_text(chip) for chip in chips.all()] == ["Anneliese", "Christop…", "Maximili…"]
+    for chip in chips.all():
+        assert chip.bounding_box()["height"] < 50  # one line of a 44 px chip, not two
+    assert shown_text(page.locator(".hands thead th").nth(1)) == "Anneliese"

@@ -132,8 +132,8 @@ def test_the_table_pages_flashes_and_errors_in_german(table, client):
         german(client, "/games/999/review", 404), ["Nicht gefunden", "Es gibt kein Spiel 999."], ["Not found"]
     )
     home = german(client, "/")
-    assert_german(home, ["Noch keine Runde", f"Seit {format_date(datetime.now(UTC).astimezone(), 'EEE', locale='de')}"],
-                  ["No hand yet", "Started"])  # fmt: skip
+    since = f"Seit {format_date(datetime.now(UTC).astimezone(), 'EEE', locale='de')}"
+    assert_german(home, ["Noch nicht begonnen: noch keine Runde gespielt", since], ["Not begun", "Started"])
 
 
 def test_the_apis_own_errors_in_german(table, client):

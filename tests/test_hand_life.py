@@ -178,6 +178,14 @@ def test_the_form_takes_no_tap_until_the_next_hands_form_is_in(scripts, state, i
     assert life(scripts, f"life.inert({state})") is inert
 
 
+@pytest.mark.parametrize("state", [f"life.refreshed({SAVED}, 8)", QUEUED], ids=["saved", "queued"])
+def test_the_form_takes_no_tap_for_a_moment_after_it_moved(scripts, state):
+    """The next hand brought into view lies where Save was: a stray second tap must not enter a count."""
+    assert life(scripts, f"life.inert(life.moved({state}))") is True
+    assert life(scripts, f"life.inert(life.still(life.moved({state})))") is False
+    assert life(scripts, f"life.still(life.moved({state}))") == life(scripts, state)
+
+
 def test_after_the_answer_the_page_refreshes_or_starts_the_next_hand_itself(scripts):
     assert life(scripts, f"life.refreshed({SAVED}, 9)")["number"] == 9
     assert life(scripts, f"life.refreshed({SAVED}, 9).phase") == "saved"  # still inert until a chip is tapped
@@ -293,3 +301,16 @@ def test_offline_then_online_two_hands_waiting_go_in_order_and_say_how_many(scri
     )
     assert posted == [7, 8]
     assert result == [{"outcome": "saved", "sent": 2}, []]
+
+
+def test_a_hand_being_entered_is_kept_for_its_own_number_only(scripts):
+    """static/draft.js: the taps of hand 7 come back for hand 7; asked for hand 8, they are dropped."""
+    kept = scripts.evaluate(
+        """async () => { const draft = await import('/static/draft.js');
+           draft.keep(localStorage, '/games/1', 7, {hearts: [4, 0, 0, 0], touched: [0]});
+           const again = draft.kept(localStorage, '/games/1', 7), other = draft.kept(localStorage, '/games/2', 7);
+           const stale = draft.kept(localStorage, '/games/1', 8), after = draft.kept(localStorage, '/games/1', 7);
+           localStorage.setItem('hand-being-entered:/games/3', '{broken');
+           return [again, other, stale, after, draft.kept(localStorage, '/games/3', 1)]; }"""
+    )
+    assert kept == [{"hearts": [4, 0, 0, 0], "touched": [0]}, None, None, None, None]

@@ -391,7 +391,9 @@ def test_home_tells_games_of_the_same_players_apart_by_start_and_leader(client, 
     table.start_game()
     page = client.get("/").get_data(as_text=True)
     assert page.count("Started ") == 3
-    assert "♛ Dan leads with 0" in page and "♛ Ann and Dan lead with 0" in page and "♛ No hand yet" in page
+    assert "♛ Dan leads with 0" in page and "♛ Ann and Dan lead with 0" in page
+    assert "Not begun: no hand played yet" in page
+    assert "No hand yet" not in page and "0 / 0 / 0 / 0" not in page
 
 
 def test_the_correct_page_shows_before_and_after_and_stores_nothing_until_saved(client, game):

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 ROOM = 7  # letters a name keeps below 40rem: a phone's scoreboard of five, chips, column heads, pass pairs
+FEWER_ROOM = {3: 9, 4: 8}  # fewer players, wider columns: a 360 px phone shows "Anneliese" whole beside two more
 WIDE_ROOM = 12  # letters a name keeps from 40rem: a column of five in the 40rem page
 TAIL = 3  # a name cut in the middle keeps at least its last three letters
 
@@ -25,12 +26,16 @@ class ShownName:
 def shown_names(names: Sequence[str]) -> list[ShownName]:
     """Every name at a table in each of its forms.
 
-    >>> [(shown.narrow, shown.wide) for shown in shown_names(["Alexandra", "Alexander", "Bartholomew Smith"])]
+    >>> five = ["Alexandra", "Alexander", "Bartholomew Smith", "Ann", "Max"]
+    >>> [(shown.narrow, shown.wide) for shown in shown_names(five)][:3]
     [('Alex…dra', 'Alexandra'), ('Alex…der', 'Alexander'), ('Bartho…', 'Bartholomew…')]
+    >>> [shown.narrow for shown in shown_names(["Anneliese", "Christopher", "Maximilian"])]
+    ['Anneliese', 'Christop…', 'Maximili…']
     """
+    narrow = short_names(names, FEWER_ROOM.get(len(names), ROOM))
     return [
-        ShownName(full, narrow, wide)
-        for full, narrow, wide in zip(names, short_names(names), short_names(names, WIDE_ROOM), strict=True)
+        ShownName(full, short, wide)
+        for full, short, wide in zip(names, narrow, short_names(names, WIDE_ROOM), strict=True)
     ]
 
 

@@ -39,6 +39,7 @@ SHELL_FILES = (
         "hand-form.js",
         "save.js",
         "hand-life.js",
+        "draft.js",
         "moon.js",
         "follow.js",
         "offline.js",

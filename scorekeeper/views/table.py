@@ -41,11 +41,12 @@ def started(when: datetime) -> str:
     return str(_("Started %(when)s", when=moment(when)))
 
 
-def leader_words(loaded: games.LoadedGame) -> str:
-    """Who leads a game in progress, with the total: what tells five games of the same four apart."""
+def leader_words(loaded: games.LoadedGame) -> str | None:
+    """Who leads a game in progress, with the total: what tells five games of the same four apart. None before
+    the first hand, when nobody leads."""
     leaders = [standing for standing in loaded.standings if standing.leads]
     if not leaders:
-        return str(_("No hand yet"))
+        return None
     names = and_list([loaded.players[standing.seat] for standing in leaders])
     total = leaders[0].total
     return str(ngettext("%(names)s leads with %(total)d", "%(names)s lead with %(total)d", len(leaders),

@@ -1,0 +1,67 @@
+"""The small things of the third evening at 360 x 740 (issue 26, point 14): Undo inside the save bar beside its
+words, heart chips clear of the screen's edge, the home page's words for a game not begun, an on-screen score sheet
+that is read at a glance."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_next_hand import enter, save_button
+
+pytestmark = pytest.mark.browser
+EDGE = 8  # px a chip keeps from the screen's edge
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_undo_sits_in_the_save_bar_beside_its_words(phone, alike, scheme):
+    url, _ = alike(3)
+    page = phone(url, scheme)
+    enter(page, [5, 0, 0, 8, 0], 2)
+    save_button(page).click()
+    undo = page.get_by_role("button", name="Undo hand 4…")
+    expect(undo).to_be_visible()
+    expect(page.locator("#record")).to_have_text("Record hand 5")
+    page.screenshot(path=f"/tmp/ui-shots/undo-{scheme}.png")
+    bar, save, box = page.locator(".save-bar").bounding_box(), save_button(page).bounding_box(), undo.bounding_box()
+    assert save["x"] <= box["x"] and box["x"] + box["width"] <= save["x"] + save["width"]  # never sticks out
+    assert bar["x"] <= box["x"] and box["x"] + box["width"] <= bar["x"] + bar["width"]
+    assert box["width"] < save["width"] / 2  # a button beside the words, not a second Save
+    words = page.locator("#live-check").bounding_box()
+    assert box["y"] >= words["y"] and box["y"] + box["height"] <= save["y"]  # on the words' line, above Save
+    assert abs(box["x"] + box["width"] - (save["x"] + save["width"])) < 1  # its right edge lined up with Save's
+
+
+def test_heart_chips_keep_clear_of_the_screens_edge(phone, alike):
+    url, _ = alike(0)
+    page = phone(url)
+    for row in page.locator(".hearts .chip-row").all():
+        box = row.bounding_box()
+        assert box["x"] >= EDGE and box["x"] + box["width"] <= 360 - EDGE
+    chip = page.locator(".hearts .chip-row > label").first.bounding_box()
+    assert chip["width"] >= 44 and chip["height"] >= 44
+
+
+@pytest.mark.parametrize(
+    "locale, words", [("en-GB", "Not begun: no hand played yet"), ("de-DE", "Noch nicht begonnen")]
+)
+def test_home_says_a_game_without_a_hand_is_not_begun(phone, client, live_server, locale, words):
+    client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"]})
+    page = phone(live_server + "/", locale=locale)
+    card = page.locator(".game-card")
+    expect(card.locator(".leads")).to_have_text(re.compile(f"^{words}"))
+    expect(card).not_to_contain_text("♛")
+    expect(card).not_to_contain_text("0 / 0 / 0")
+
+
+@pytest.mark.parametrize("played", [3], ids=["five-players"])
+def test_the_on_screen_score_sheet_is_read_at_a_glance(phone, alike, played):
+    url, _ = alike(played)
+    page = phone(url + "/sheet")
+    page.screenshot(path="/tmp/ui-shots/sheet-after.png", full_page=True)
+    cells = page.locator(".scores tbody td:not(.pass):not(.dealer)")
+    expect(cells.first).to_be_visible()
+    sizes = cells.evaluate_all("cells => cells.map(cell => parseFloat(getComputedStyle(cell).fontSize))")
+    assert min(sizes) >= 12  # px: the digits of a score, not a footnote
+    overflowing = cells.evaluate_all("cells => cells.filter(cell => cell.scrollWidth > cell.clientWidth).length")
+    assert overflowing == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling
