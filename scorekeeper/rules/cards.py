@@ -8,8 +8,7 @@ hand's fields, the forms, the pages, the API and the exports all follow it.
 from dataclasses import dataclass, fields
 
 from .house import HouseRules
-from .i18n import N_, NP_, _, pgettext
-from .words import signed
+from .i18n import N_, NP_, _, pgettext, signed
 
 HEARTS = 13  # no heart ever leaves the deck: every hand has all of them, one point each
 HEART_POINTS = 1

@@ -14,6 +14,7 @@ from .cards import (
     moon_points,
     rule_name,
 )
+from .hands import moon_needs
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
@@ -26,7 +27,7 @@ from .house import (
     Preset,
     cycle_players,
 )
-from .i18n import NP_, _, ngettext, pgettext
+from .i18n import NP_, _, ngettext, pgettext, signed
 
 
 @dataclass(frozen=True)
@@ -120,13 +121,11 @@ def _points(rules: HouseRules) -> str:
 def _moon(rules: HouseRules) -> str:
     if rules.moon == "off":
         return _("No shooting the moon: whoever takes every point scores them like any hand.")
-    needs = words.moon_needs(HEARTS, [card.object for card in moon_cards(rules)])
+    needs = moon_needs(HEARTS, [card.object for card in moon_cards(rules)])
     said = _("Shooting the moon (%(needs)s): %(rule)s", needs=needs, rule=moon_words(rules).sentence(rules.moon))
     if not rules.sun:
         return said
-    sun = _(
-        "Shooting the sun (every trick too): everyone else %(points)s.", points=words.signed(2 * moon_points(rules))
-    )
+    sun = _("Shooting the sun (every trick too): everyone else %(points)s.", points=signed(2 * moon_points(rules)))
     return f"{said} {sun}"
 
 

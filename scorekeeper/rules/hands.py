@@ -6,8 +6,7 @@ from dataclasses import dataclass, replace
 from .cards import HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points, rule_name
 from .errors import refuse
 from .house import HouseRules, is_whole
-from .i18n import _, ngettext
-from .words import MoonWords, capitalized, moon_needs
+from .i18n import _, capitalized, listed, ngettext, signed
 
 MOON_OPTIONS = ("add", "subtract")
 FACT_KEYS = ("hearts", *(card.key for card in PENALTY_CARDS), "all_tricks", "moon_option")  # as the form shows them
@@ -180,7 +179,7 @@ def _moon_problems(
     elif option is not None and rules.moon != "choose" and option != rules.moon:
         errors["moon_option"] = _("This game always uses “%(option)s” for a moon.", option=rules.moon)
     elif option is None and need_option and shooter is not None and rules.moon == "choose" and not is_sun(hand, rules):
-        errors["moon_option"] = MoonWords(moon_points(rules), rules.subtract_floor).choose(players[shooter])
+        errors["moon_option"] = choose_words(players[shooter], moon_points(rules))
     return errors
 
 
@@ -199,3 +198,22 @@ def _sun_problems(players: Sequence[str], rules: HouseRules, hand: Hand, shooter
         for card in in_play(rules)
         if not card.moon and hand.taker(card) != hand.all_tricks
     }
+
+
+def choose_words(shooter: str, points: int) -> str:
+    """A moon with no option chosen."""
+    return _(
+        "%(shooter)s shot the moon: choose add (others %(plus)s) or subtract (%(shooter)s %(minus)s).",
+        shooter=shooter,
+        plus=signed(points),
+        minus=signed(-points),
+    )
+
+
+def moon_needs(hearts: int, cards: list[str]) -> str:
+    """What the shooter of a moon takes; ``cards``: each card's object form.
+
+    >>> moon_needs(13, ["the Q♠", "the K♠", "the A♠"])
+    'all 13 hearts, the Q♠, the K♠ and the A♠'
+    """
+    return listed([ngettext("all %(num)d heart", "all %(num)d hearts", hearts), *cards])

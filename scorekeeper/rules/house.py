@@ -8,7 +8,34 @@ from typing import TypeGuard
 from .errors import RuleError, refuse
 from .i18n import N_, _, ngettext
 from .names import name_problem, skeleton
-from .words import PASSES
+
+
+@dataclass(frozen=True)
+class PassWords:
+    arrow: str
+    short_message: str
+    long_message: str
+
+    @property
+    def short(self) -> str:
+        """A score sheet's narrow column, the next hand's line: "left", "2 right"."""
+        return _(self.short_message)
+
+    @property
+    def long(self) -> str:
+        """Where the cards go, as a sentence says it: "to the left", "two seats to the right"."""
+        return _(self.long_message)
+
+
+PASSES = {
+    "left": PassWords("←", N_("left"), N_("to the left")),
+    "right": PassWords("→", N_("right"), N_("to the right")),
+    "across": PassWords("↑", N_("across"), N_("across")),
+    "left2": PassWords("⇇", N_("2 left"), N_("two seats to the left")),
+    "right2": PassWords("⇉", N_("2 right"), N_("two seats to the right")),
+    "hold": PassWords("✕", N_("hold"), N_("nowhere")),
+}
+
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 NAME_MAX = 24

@@ -9,37 +9,14 @@ where its own grammar wants them.
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .i18n import N_, _, ngettext
+from .house import PASSES as PASSES
+from .i18n import N_, _, capitalized, ngettext, signed
+from .i18n import listed as listed
 
 if TYPE_CHECKING:
     from .standings import Standing
 
 
-@dataclass(frozen=True)
-class PassWords:
-    arrow: str
-    short_message: str
-    long_message: str
-
-    @property
-    def short(self) -> str:
-        """A score sheet's narrow column, the next hand's line: "left", "2 right"."""
-        return _(self.short_message)
-
-    @property
-    def long(self) -> str:
-        """Where the cards go, as a sentence says it: "to the left", "two seats to the right"."""
-        return _(self.long_message)
-
-
-PASSES = {
-    "left": PassWords("←", N_("left"), N_("to the left")),
-    "right": PassWords("→", N_("right"), N_("to the right")),
-    "across": PassWords("↑", N_("across"), N_("across")),
-    "left2": PassWords("⇇", N_("2 left"), N_("two seats to the left")),
-    "right2": PassWords("⇉", N_("2 right"), N_("two seats to the right")),
-    "hold": PassWords("✕", N_("hold"), N_("nowhere")),
-}
 ALWAYS = {"left": N_("Always pass left"), "right": N_("Always pass right")}  # the cycles of one pass
 
 
@@ -108,15 +85,6 @@ def cycle_choice(cycle: tuple[str, ...], players: int | None) -> str:
     return ngettext("%(cycle)s (%(num)d player only)", "%(cycle)s (%(num)d players only)", players, cycle=listed)
 
 
-def capitalized(words: str) -> str:
-    """The first letter in capitals, the rest as it is (a German noun keeps its capital).
-
-    >>> capitalized("hold, Tausch")
-    'Hold, Tausch'
-    """
-    return words[:1].upper() + words[1:]
-
-
 def cycle_sentence(cycle: tuple[str, ...]) -> str:
     """A pass cycle on the score sheet.
 
@@ -129,15 +97,6 @@ def cycle_sentence(cycle: tuple[str, ...]) -> str:
     if len(cycle) == 1:
         return _("%(cycle)s, every hand", cycle=listed)
     return _("%(cycle)s, again", cycle=listed)
-
-
-def signed(points: int) -> str:
-    """Points as a player reads a change to a score.
-
-    >>> signed(26), signed(-10), signed(0)
-    ('+26', '−10', '0')
-    """
-    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
 
 
 @dataclass(frozen=True)
@@ -178,15 +137,6 @@ class MoonWords:
         if option == "add":
             return _("others %(plus)s", plus=self.plus)
         return _("%(shooter)s %(minus)s", shooter=shooter, minus=self.minus)
-
-    def choose(self, shooter: str) -> str:
-        """A moon with no option chosen."""
-        return _(
-            "%(shooter)s shot the moon: choose add (others %(plus)s) or subtract (%(shooter)s %(minus)s).",
-            shooter=shooter,
-            plus=self.plus,
-            minus=self.minus,
-        )
 
     def sentence(self, rule: str) -> str:
         """The sheet's rules box."""
@@ -292,17 +242,6 @@ def worth(points: int) -> str:
     return signed(points).removeprefix("+")
 
 
-def listed(items: list[str]) -> str:
-    """Ann; Ann and Ben; Ann, Ben and Cat.
-
-    >>> listed(["Ann", "Ben", "Cat"])
-    'Ann, Ben and Cat'
-    """
-    if len(items) < 2:
-        return "".join(items)
-    return _("%(first)s and %(last)s", first=_(", ").join(items[:-1]), last=items[-1])
-
-
 def points_sentence(hearts: int, cards: list[tuple[str, int]], total: int) -> str:
     """What the cards of a hand are worth, on the score sheet; ``cards``: each card's object form and points.
 
@@ -329,12 +268,3 @@ def bonus_sentence(name: str, card: str, points: int, total: int) -> str:
         points=signed(points),
         total=total,
     )
-
-
-def moon_needs(hearts: int, cards: list[str]) -> str:
-    """What the shooter of a moon takes; ``cards``: each card's object form.
-
-    >>> moon_needs(13, ["the Q♠", "the K♠", "the A♠"])
-    'all 13 hearts, the Q♠, the K♠ and the A♠'
-    """
-    return listed([ngettext("all %(num)d heart", "all %(num)d hearts", hearts), *cards])

@@ -41,7 +41,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(decimal)
     app.add_template_filter(percent)
     app.add_template_filter(rules.words.hand_count)
-    app.add_template_filter(rules.words.signed)
+    app.add_template_filter(rules.i18n.signed)
     app.add_template_global(follow_link)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(rules.RuleError, rule_broken)
