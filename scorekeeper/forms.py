@@ -27,6 +27,15 @@ def said(words: Callable[[], str]) -> LazyString:
     return LazyString(words)
 
 
+def label(key: str) -> LazyString:
+    """A house rule's question, as the rules word it (rules.HOUSE_RULES)."""
+    return said(functools.partial(rules.rule_label, key))
+
+
+def default(key: str) -> object:
+    return rules.HOUSE_RULE[key].default
+
+
 STANDARD_CYCLE = "standard"
 
 
@@ -84,12 +93,11 @@ class HouseRuleFields(Form):
     to tick: a blank sheet's old address, which leaves it out, keeps it on.
     """
 
-    first_dealer = RadioField(
-        lazy_gettext("Who deals first"), choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False, default=0
-    )
-    pass_cycle = RadioField(lazy_gettext("Passing"), choices=pass_cycle_choices, default=STANDARD_CYCLE)
-    moon = RadioField(lazy_gettext("Shooting the moon"), choices=moon_choices, default="choose")
-    tie = RadioField(lazy_gettext("A tie for the lowest total at the end"), choices=tie_choices, default="play-on")
+    first_dealer = RadioField(label("first_dealer"), choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False,
+                              default=default("first_dealer"))  # fmt: skip
+    pass_cycle = RadioField(label("pass_cycle"), choices=pass_cycle_choices, default=STANDARD_CYCLE)
+    moon = RadioField(label("moon"), choices=moon_choices, default=default("moon"))
+    tie = RadioField(label("tie"), choices=tie_choices, default=default("tie"))
 
     def target_value(self) -> object:
         """The target as the form's own ``target`` field holds it (the new-game form reads its presets)."""
@@ -143,7 +151,7 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             most=rules.MAX_PLAYERS,
         ),
     )
-    target = RadioField(lazy_gettext("Play to"), choices=TARGET_CHOICES, default=str(rules.TARGET_PRESETS[0]))
+    target = RadioField(label("target"), choices=TARGET_CHOICES, default=str(default("target")))
     custom_target = IntegerField(
         lazy_gettext("Other target (%(least)d to %(most)d)", least=rules.MIN_TARGET, most=rules.MAX_TARGET),
         validators=[Optional()],
@@ -312,7 +320,7 @@ class BlankSheetForm(HouseRuleFields):
     )
     names = StringField(lazy_gettext("Names, clockwise, separated by commas (optional)"))
     target = IntegerField(
-        lazy_gettext("Play to"), default=100, validators=[Optional()], render_kw={"inputmode": "numeric"}
+        label("target"), default=rules.HouseRules().target, validators=[Optional()], render_kw={"inputmode": "numeric"}
     )
 
     def seats(self) -> int:

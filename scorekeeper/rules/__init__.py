@@ -55,6 +55,8 @@ from .hands import FACT_KEYS, MOON_OPTIONS, Moon, hand_scores, make_hand, moon_s
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
+    HOUSE_RULE,
+    HOUSE_RULES,
     MAX_PLAYERS,
     MAX_TARGET,
     MIN_PLAYERS,
@@ -69,6 +71,7 @@ from .house import (
     SWITCHES,
     TARGET_PRESETS,
     TIE_RULES,
+    HouseRule,
     HouseRules,
     Preset,
     clean_names,
@@ -79,6 +82,7 @@ from .house import (
     name_fault,
     pass_direction,
     pass_targets,
+    rule_label,
 )
 from .names import has_hidden_characters
 from .records import SeatRecord, most_queens, seat_records
@@ -93,6 +97,8 @@ __all__ = [
     "HAND_FIELDS",
     "HEART_POINTS",
     "HEARTS",
+    "HOUSE_RULE",
+    "HOUSE_RULES",
     "MAX_HANDS",
     "MAX_PLAYERS",
     "MAX_TARGET",
@@ -114,6 +120,7 @@ __all__ = [
     "TIE_RULES",
     "GameState",
     "Hand",
+    "HouseRule",
     "HouseRules",
     "Moon",
     "MoonAdvice",
@@ -158,6 +165,7 @@ __all__ = [
     "ranked",
     "raw_points",
     "replay",
+    "rule_label",
     "reset_exact",
     "seat_records",
     "shooter_outcome",

@@ -18,6 +18,7 @@ from .hands import moon_needs
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
+    HOUSE_RULE,
     MOON_RULES,
     OPENING_LEAD,
     PASS_CYCLES,
@@ -26,6 +27,7 @@ from .house import (
     HouseRules,
     Preset,
     cycle_players,
+    rule_label,
 )
 from .i18n import NP_, _, ngettext, pgettext, signed
 
@@ -150,8 +152,8 @@ def moon_choices() -> dict[str, str]:
 def switch_labels() -> dict[str, str]:
     """One label for each on/off house rule, for the forms."""
     classic, others = _worth_elsewhere(1, 2)
-    labels = {"sun": words.sun_switch(classic, others), "exact_reset": _(words.EXACT_RESET),
-              "subtract_floor": _(words.FLOOR_LEGEND)}  # fmt: skip
+    labels = {key: rule_label(key) for key in SWITCHES if HOUSE_RULE[key].label}
+    labels["sun"] = words.sun_switch(classic, others)
     for rule in CARD_RULES:
         cards = [(card.subject, card.points) for card in _brought_by(rule)]
         labels[rule] = words.card_rule_switch(rule_name(rule), cards)

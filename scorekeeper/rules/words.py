@@ -179,7 +179,6 @@ FLOOR_CHOICES = {
     True: N_("Never below 0: a shooter with fewer points goes down to 0"),
     False: N_("The full amount: a total may go below 0"),
 }
-FLOOR_LEGEND = N_("When the shooter subtracts")
 TIE_CHOICES = {
     "play-on": N_("Play on until one player alone has the lowest total"),
     "share": N_("Tied lowest players share the win"),
@@ -194,7 +193,6 @@ OUTCOMES = {
     "goes-on": N_("the game goes on"),
     "loses": N_("ends the game: someone else wins"),
 }
-EXACT_RESET = N_("Exact reset: a total landing exactly on the target goes back to 0")
 
 
 def said(messages: dict[str, str]) -> dict[str, str]:
