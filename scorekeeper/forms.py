@@ -36,6 +36,10 @@ def default(key: str) -> object:
     return rules.HOUSE_RULE[key].default
 
 
+def moon_option_words(option: str) -> LazyString:
+    return said(lambda: rules.words.said(rules.words.MOON_OPTION_WORDS)[option])
+
+
 STANDARD_CYCLE = "standard"
 
 
@@ -240,7 +244,7 @@ class HandForm(FlaskForm):
     all_tricks = RadioField(lazy_gettext("Took every trick"), choices=[], coerce=seat_or_text, validate_choice=False)
     moon_option = RadioField(
         lazy_gettext("Moon"),
-        choices=options([("add", lazy_gettext("add")), ("subtract", lazy_gettext("subtract"))]),
+        choices=options([(option, moon_option_words(option)) for option in rules.MOON_OPTIONS]),
         validate_choice=False,
     )
 

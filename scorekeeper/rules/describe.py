@@ -1,5 +1,6 @@
 """The house rules and the table's setup in words: the score sheet's rules box, the forms' choices, the pages' moon."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import words
@@ -13,6 +14,7 @@ from .cards import (
     moon_cards,
     moon_points,
     rule_name,
+    sun_points,
 )
 from .hands import moon_needs
 from .house import (
@@ -127,19 +129,19 @@ def _moon(rules: HouseRules) -> str:
     said = _("Shooting the moon (%(needs)s): %(rule)s", needs=needs, rule=moon_words(rules).sentence(rules.moon))
     if not rules.sun:
         return said
-    sun = _("Shooting the sun (every trick too): everyone else %(points)s.", points=signed(2 * moon_points(rules)))
+    sun = _("Shooting the sun (every trick too): everyone else %(points)s.", points=signed(sun_points(rules)))
     return f"{said} {sun}"
 
 
-def _worth_elsewhere(sign: int, times: int = 1) -> tuple[int, dict[str, int]]:
-    """A moon's worth in the classic game, and in each game whose house rule changes it (for the form)."""
-    classic = moon_points(HouseRules())
+def _worth_elsewhere(sign: int, points: Callable[[HouseRules], int] = moon_points) -> tuple[int, dict[str, int]]:
+    """A moon's (or the sun's) worth in the classic game, and in each game whose house rule changes it."""
+    classic = points(HouseRules())
     others = {}
     for rule in CARD_RULES:
-        worth = moon_points(HouseRules(**{rule: True}))  # type: ignore[arg-type]
+        worth = points(HouseRules(**{rule: True}))  # type: ignore[arg-type]
         if worth != classic:
-            others[rule_name(rule)] = sign * times * worth
-    return sign * times * classic, others
+            others[rule_name(rule)] = sign * worth
+    return sign * classic, others
 
 
 def moon_choices() -> dict[str, str]:
@@ -151,7 +153,7 @@ def moon_choices() -> dict[str, str]:
 
 def switch_labels() -> dict[str, str]:
     """One label for each on/off house rule, for the forms."""
-    classic, others = _worth_elsewhere(1, 2)
+    classic, others = _worth_elsewhere(1, sun_points)
     labels = {key: rule_label(key) for key in SWITCHES if HOUSE_RULE[key].label}
     labels["sun"] = words.sun_switch(classic, others)
     for rule in CARD_RULES:

@@ -3,7 +3,7 @@
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .cards import HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points, rule_name
+from .cards import HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points, rule_name, sun_points
 from .errors import refuse
 from .house import HouseRules, is_whole
 from .i18n import _, capitalized, listed, ngettext, signed
@@ -63,7 +63,7 @@ def hand_scores(
     bonus = [sum(card.points for card in in_play(rules) if not card.moon and hand.taker(card) == seat)
              for seat in range(len(hand.hearts))]  # fmt: skip
     if is_sun(hand, rules):
-        moon, others = Moon(shooter, "sun"), 2 * value
+        moon, others = Moon(shooter, "sun"), sun_points(rules)
     else:
         moon, others = Moon(shooter, option or "add"), value * (option != "subtract")
     scores = [points + (0 if seat == shooter else others) for seat, points in enumerate(bonus)]

@@ -68,7 +68,16 @@ def signed(points: int) -> str:
     >>> signed(26), signed(-10), signed(0)
     ('+26', '−10', '0')
     """
-    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+    return f"+{points}" if points > 0 else total(points)
+
+
+def total(points: int) -> str:
+    """Points as a player reads a total, with a real minus sign (the one signed() writes).
+
+    >>> total(26), total(-10), total(0)
+    ('26', '−10', '0')
+    """
+    return f"−{-points}" if points < 0 else str(points)
 
 
 def capitalized(words: str) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .house import PASSES as PASSES
-from .i18n import N_, _, capitalized, ngettext, signed
+from .i18n import N_, _, capitalized, ngettext, signed, total
 from .i18n import listed as listed
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class MoonWords:
 
     def marks(self) -> dict[str, str]:
         """A moon in the list of hands and on the sheet."""
-        return {"add": self.plus, "subtract": self.minus, "sun": _("sun")}
+        return {"add": self.plus, "subtract": self.minus, "sun": _(MOON_OPTION_WORDS["sun"])}
 
     def house_rule(self, rule: str) -> str:
         """The moon panel under a fixed moon rule."""
@@ -187,6 +187,7 @@ TIE_SENTENCES = {
     "play-on": N_("play on until one player alone is lowest."),
     "share": N_("the tied players share the win."),
 }
+MOON_OPTION_WORDS = {"add": N_("add"), "subtract": N_("subtract"), "sun": N_("sun")}  # the option a moon used
 OUTCOMES = {
     "wins": N_("ends the game: the shooter wins"),
     "shares": N_("ends the game: the shooter shares the win"),
@@ -237,7 +238,7 @@ def worth(points: int) -> str:
     >>> worth(10), worth(-10)
     ('10', '−10')
     """
-    return signed(points).removeprefix("+")
+    return total(points)
 
 
 def points_sentence(hearts: int, cards: list[tuple[str, int]], total: int) -> str:

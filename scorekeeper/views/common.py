@@ -42,6 +42,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(percent)
     app.add_template_filter(rules.words.hand_count)
     app.add_template_filter(rules.i18n.signed)
+    app.add_template_filter(rules.i18n.total)
     app.add_template_global(follow_link)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(rules.RuleError, rule_broken)
@@ -89,6 +90,7 @@ def page_helpers() -> dict[str, object]:
         # What the templates say about the rules, in the rules' own words (rules/words.py).
         "OUTCOME_WORDS": rules.words.said(rules.words.OUTCOMES),
         "PASSES": rules.words.PASSES,
+        "MOON_OPTION_WORDS": LocalProxy(lambda: rules.words.said(rules.words.MOON_OPTION_WORDS)),
         "tie_break": rules.words.tie_break,
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
