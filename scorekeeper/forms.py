@@ -6,6 +6,7 @@ per-field messages :func:`show_rule_errors` puts next to the fields.
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from flask_babel import LazyString, gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -192,6 +193,23 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             for preset in rules.PRESETS
         }
 
+    def differences(self) -> list[str]:
+        """The house rules chosen otherwise than Classic, in the form's words (static/new-game.js says them live)."""
+        classic = self.presets()[rules.PRESETS[0].key]
+        said = []
+        for field in [self.target, *self.choices(), *self.switches()]:
+            if isinstance(field, BooleanField):
+                said += [str(field.label.text)] if bool(field.data) != classic[field.name] else []
+                continue
+            value = "" if field.data is None else str(field.data)
+            if field.name == "target" and value == "custom":
+                value = str(self.custom_target.data or "")
+            if value != classic[field.name]:
+                options = cast(RadioField, field)
+                chosen = next((str(option.label.text) for option in options if option.checked), value)
+                said.append(gettext("%(rule)s: %(value)s", rule=field.label.text, value=chosen))
+        return said
+
     def names(self) -> list[str]:
         return [name for name in (entry.data or "" for entry in self.players) if name.strip()]
 
@@ -213,6 +231,13 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             return str(self.players[boxes[0]].id)
         fields = [self.first_dealer, self.target, self.custom_target, *self.choices(), *self.switches()]
         return next((field.id for field in fields if field.errors), None)
+
+    def refusal(self) -> str | None:
+        """Why the form was refused, said beside Start: the first message, top to bottom."""
+        fields = [self.players, self.first_dealer, self.target, self.custom_target, *self.choices(), *self.switches()]
+        messages = [*self.form_errors, *(message for field in fields for message in field.errors)]
+        return next((str(message) for message in messages if isinstance(message, str) or hasattr(message, "__html__")),
+                    None)  # fmt: skip
 
     def target_value(self) -> object:
         if self.target.data != "custom":

@@ -24,6 +24,7 @@ from .cards import (
 from .describe import (
     TableSetup,
     describe,
+    differences,
     moon_choices,
     moon_words,
     pass_cycle_choices,
@@ -139,6 +140,7 @@ __all__ = [
     "dealer",
     "default_pass_cycle",
     "describe",
+    "differences",
     "hand_points",
     "hand_scores",
     "has_hidden_characters",

@@ -21,6 +21,7 @@ from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
     HOUSE_RULE,
+    HOUSE_RULES,
     MOON_RULES,
     OPENING_LEAD,
     PASS_CYCLES,
@@ -29,6 +30,7 @@ from .house import (
     HouseRules,
     Preset,
     cycle_players,
+    default_pass_cycle,
     rule_label,
 )
 from .i18n import NP_, _, ngettext, pgettext, signed
@@ -193,3 +195,27 @@ def presets() -> list[tuple[Preset, str]]:
                 said.append(cycles[str(value)] if key == "pass_cycle" else labels[key])
         offered.append((preset, " · ".join(said) or _("Every house rule as it comes")))
     return offered
+
+
+def differences(rules: HouseRules, players: int) -> list[str]:
+    """Every house rule a game plays otherwise than Classic, as the new-game form words it (who deals first aside).
+
+    >>> differences(HouseRules(target=50, black_maria=True, pass_cycle="right"), 3)
+    ['Play to: 50', 'Passing: Always pass right', 'Black Maria: the K♠ scores 10 and the A♠ 7']
+    >>> differences(HouseRules(pass_cycle="left-right-across-hold"), 4)
+    []
+    """
+    classic = HouseRules(pass_cycle=default_pass_cycle(players))
+    values = {"target": str(rules.target), "pass_cycle": pass_cycle_choices()[rules.pass_cycle],
+              "moon": moon_choices()[rules.moon], "tie": _(words.TIE_CHOICES[rules.tie]),
+              "subtract_floor": switch_answers()["subtract_floor"][rules.subtract_floor]}  # fmt: skip
+    labels = switch_labels()
+    said = []
+    for rule in HOUSE_RULES:
+        if rule.key == "first_dealer" or getattr(rules, rule.key) == getattr(classic, rule.key):
+            continue
+        if rule.key in values:
+            said.append(_("%(rule)s: %(value)s", rule=rule_label(rule.key), value=values[rule.key]))
+        elif getattr(rules, rule.key):
+            said.append(labels[rule.key])
+    return said

@@ -97,6 +97,8 @@ def page_helpers() -> dict[str, object]:
         "pass_line": pass_line,
         "standing_tag": rules.words.standing_tag,
         "hand_rules": hand_rules,
+        "rule_differences": rules.differences,
+        "cycle_players": rules.house.cycle_players,
         "action": LocalProxy(lambda: ActionForm(formdata=None)),
     }
 
