@@ -79,9 +79,7 @@
     var named = boxes.filter(function (box) { return box.value.trim(); }).length;
     form.querySelectorAll("label[data-players]").forEach(function (option) {
       var fits = named < 3 || Number(option.dataset.players) === named;
-      option.hidden = !fits;
-      var input = option.querySelector("input");
-      if (!fits && input.checked) form.querySelector('[name="pass_cycle"][value="standard"]').checked = true;
+      option.hidden = !fits && !option.querySelector("input").checked; // a choice made is never taken away
     });
   }
   if (summary) {
