@@ -205,10 +205,11 @@ def test_a_moon_shows_both_options_with_advice_then_records_the_choice(client, g
     assert "Ben</span> shot the moon!" in page
     assert "Ann 30, Ben 13, Cat 35, Dan 26" in page  # add
     assert "Ann 4, Ben 0, Cat 9, Dan 0" in page  # subtract
+    assert "Shooter −13" in page  # what the floor really takes off Ben
     assert 'data-advised="subtract" hidden' in page and 'data-advised="add" hidden' not in page
     client.post(game + "/hands", data=hand_form([0, 13, 0, 0], 1, 2, moon_option="subtract"))
     assert client.get("/api/games/1").json["totals"] == [4, 0, 9, 0]
-    assert "☾ −26" in client.get(game).get_data(as_text=True)
+    assert "☾ −13" in client.get(game).get_data(as_text=True)  # Ben had 13: the floor takes 13 off, not 26
 
 
 def test_a_double_tap_saves_once_and_says_so(client, game):

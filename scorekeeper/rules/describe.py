@@ -16,7 +16,7 @@ from .cards import (
     rule_name,
     sun_points,
 )
-from .hands import moon_needs
+from .hands import moon_needs, subtracted
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
@@ -90,9 +90,16 @@ def table_setup(players: int) -> TableSetup:
     return TableSetup(players, CARDS_REMOVED[players], CARDS_EACH[players], OPENING_LEAD[players])
 
 
-def moon_words(rules: HouseRules) -> words.MoonWords:
-    """What a moon does in this game, in the words each page says it."""
-    return words.MoonWords(moon_points(rules), rules.subtract_floor)
+def moon_words(rules: HouseRules, before: int | None = None) -> words.MoonWords:
+    """What a moon does in this game, in the words each page says it; ``before``: the shooter's total before the
+    hand, when known, for what subtracting really takes off (the floor's).
+
+    >>> moon_words(HouseRules(black_maria=True), before=29).minus, moon_words(HouseRules(), before=-5).minus
+    ('−29', '0')
+    """
+    return words.MoonWords(
+        moon_points(rules), rules.subtract_floor, None if before is None else subtracted(rules, before)
+    )
 
 
 def describe(rules: HouseRules, players: int) -> list[str]:

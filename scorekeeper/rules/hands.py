@@ -16,6 +16,7 @@ FACT_KEYS = ("hearts", *(card.key for card in PENALTY_CARDS), "all_tricks", "moo
 class Moon:
     shooter: int
     option: str  # "add", "subtract" or "sun"
+    points: int = 0  # what it moved: everyone else's gain, or what really came off the shooter (the floor's)
 
 
 def moon_shooter(hand: Hand, rules: HouseRules) -> int | None:
@@ -62,16 +63,25 @@ def hand_scores(
     # A bonus card (the J♦) scores for whoever took it, moon or not.
     bonus = [sum(card.points for card in in_play(rules) if not card.moon and hand.taker(card) == seat)
              for seat in range(len(hand.hearts))]  # fmt: skip
-    if is_sun(hand, rules):
-        moon, others = Moon(shooter, "sun"), sun_points(rules)
-    else:
-        moon, others = Moon(shooter, option or "add"), value * (option != "subtract")
-    scores = [points + (0 if seat == shooter else others) for seat, points in enumerate(bonus)]
-    if moon.option == "subtract":
+    chosen = "sun" if is_sun(hand, rules) else option or "add"
+    moved = sun_points(rules) if chosen == "sun" else value
+    scores = [points + (0 if seat == shooter or chosen == "subtract" else moved) for seat, points in enumerate(bonus)]
+    if chosen == "subtract":
         # With the floor, subtracting never takes the shooter below zero: the rule book sets such
         # a total to 0. Only a bonus card may go lower.
-        scores[shooter] -= min(value, max(0, prev[shooter])) if rules.subtract_floor else value
-    return scores, moon
+        moved = subtracted(rules, prev[shooter])
+        scores[shooter] -= moved
+    return scores, Moon(shooter, chosen, moved)
+
+
+def subtracted(rules: HouseRules, before: int) -> int:
+    """What subtracting takes off a shooter whose total was ``before``: with the floor, never below 0.
+
+    >>> subtracted(HouseRules(), 19), subtracted(HouseRules(subtract_floor=False), 19)
+    (19, 26)
+    """
+    value = moon_points(rules)
+    return min(value, max(0, before)) if rules.subtract_floor else value
 
 
 def fixed_option(hand: Hand, rules: HouseRules) -> str | None:

@@ -14,6 +14,7 @@ from .i18n import N_, _, capitalized, ngettext, signed, total
 from .i18n import listed as listed
 
 if TYPE_CHECKING:
+    from .hands import Moon
     from .standings import Standing
 
 
@@ -105,6 +106,7 @@ class MoonWords:
 
     points: int
     floor: bool  # the subtraction stops at 0
+    off: int | None = None  # what subtracting really takes off a shooter, the floor's, once the shooter is known
 
     @property
     def plus(self) -> str:
@@ -112,7 +114,7 @@ class MoonWords:
 
     @property
     def minus(self) -> str:
-        return signed(-self.points)
+        return signed(-(self.points if self.off is None else self.off))
 
     @property
     def options(self) -> dict[str, str]:
@@ -122,9 +124,16 @@ class MoonWords:
             "subtract": _("Shooter %(minus)s", minus=self.minus),
         }
 
-    def marks(self) -> dict[str, str]:
-        """A moon in the list of hands and on the sheet."""
-        return {"add": self.plus, "subtract": self.minus, "sun": _(MOON_OPTION_WORDS["sun"])}
+    def mark(self, moon: "Moon") -> str:
+        """A moon in the list of hands and on the sheet: what it really moved.
+
+        >>> from .hands import Moon
+        >>> [MoonWords(26, True).mark(Moon(0, option, points)) for option, points in [("add", 26), ("subtract", 19)]]
+        ['+26', '−19']
+        """
+        if moon.option == "sun":
+            return _(MOON_OPTION_WORDS["sun"])
+        return signed(moon.points if moon.option == "add" else -moon.points)
 
     def house_rule(self, rule: str) -> str:
         """The moon panel under a fixed moon rule."""
@@ -140,7 +149,7 @@ class MoonWords:
 
     def sentence(self, rule: str) -> str:
         """The sheet's rules box."""
-        values = {"plus": self.plus, "minus": self.minus}
+        values = {"plus": self.plus, "minus": signed(-self.points)}  # the rule, whoever shoots
         if rule == "add":
             return _("everyone else %(plus)s.", **values)
         if rule == "subtract" and self.floor:

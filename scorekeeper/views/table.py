@@ -196,7 +196,11 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
     else:
         after, status = None, refused_token(form) or 422
     changes = compare(loaded, after, number)
-    return render_template("table/correct.html", loaded=loaded, form=form, number=number, changes=changes), status
+    before = loaded.state.hands[number - 2].totals if number > 1 else (0,) * len(loaded.players)
+    page = render_template(
+        "table/correct.html", loaded=loaded, form=form, number=number, changes=changes, before=before
+    )
+    return page, status
 
 
 @dataclass(frozen=True)
