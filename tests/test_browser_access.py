@@ -29,7 +29,10 @@ def pages(client):
         client.post(f"/api/games/{game}/hands", json={"hearts": hearts, "queen": queen, "moon_option": "add"})
     over = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"], "rules": {"target": 20}}).json["id"]
     client.post(f"/api/games/{over}/hands", json={"hearts": [4, 0, 9], "queen": 1})
+    fresh = client.post("/api/games", json={"players": LONG_NAMES, "rules": {"black_maria": True}}).json["id"]
     return {
+        "change": f"/games/{fresh}/change",
+        "fresh": f"/games/{fresh}",
         "home": "/",
         "new": "/games/new",
         "table": f"/games/{game}",

@@ -115,7 +115,8 @@ def evening(client):
     maria = client.post("/api/games", json={"players": THREE, "rules": {"black_maria": True}}).json["id"]
     hand = {"hearts": [4, 0, 9], "queen": 1, "king": 2, "ace": 0}
     assert client.post(f"/api/games/{maria}/hands", json=hand).status_code == 201
-    return {"five": five, "over": over, "maria": maria}
+    fresh = client.post("/api/games", json={"players": THREE, "rules": {"omnibus": True, "target": 50}}).json["id"]
+    return {"five": five, "over": over, "maria": maria, "fresh": fresh}
 
 
 BOARD = "the follow board"  # a part of the follow page, fetched as the game changes: no <html> of its own
@@ -142,6 +143,8 @@ def pages_of(evening: dict[str, int]) -> dict[str, str]:
         BOARD: f"/games/{five}/follow/board",
         "offline": "/offline",
         "rules": "/rules",
+        "game not begun": f"/games/{evening['fresh']}",
+        "change the rules": f"/games/{evening['fresh']}/change",
     }
 
 
