@@ -19,12 +19,12 @@ from .config import StartupError, database_url, proxy_count
 from .db import db
 from .languages import gettext as _
 from .models import ROW_NUMBER_MAX
-from .paths import bundled, instance_folder
+from .paths import MIGRATIONS, bundled, instance_folder
 from .service import summary
 
 __all__ = ["StartupError", "create_app", "database_url", "proxy_count"]
 csrf = CSRFProtect()
-migrate = Migrate(directory=str(Path(__file__).resolve().parent / "migrations"))
+migrate = Migrate(directory=str(MIGRATIONS))
 
 
 def create_app(

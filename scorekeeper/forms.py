@@ -6,6 +6,7 @@ per-field messages :func:`show_rule_errors` puts next to the fields.
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from flask_babel import LazyString, gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -25,6 +26,19 @@ def options(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
 def said(words: Callable[[], str]) -> LazyString:
     """A label the rules core words, in the language of the request that shows it."""
     return LazyString(words)
+
+
+def label(key: str) -> LazyString:
+    """A house rule's question, as the rules word it (rules.HOUSE_RULES)."""
+    return said(functools.partial(rules.rule_label, key))
+
+
+def default(key: str) -> object:
+    return rules.HOUSE_RULE[key].default
+
+
+def moon_option_words(option: str) -> LazyString:
+    return said(lambda: rules.words.said(rules.words.MOON_OPTION_WORDS)[option])
 
 
 STANDARD_CYCLE = "standard"
@@ -84,12 +98,11 @@ class HouseRuleFields(Form):
     to tick: a blank sheet's old address, which leaves it out, keeps it on.
     """
 
-    first_dealer = RadioField(
-        lazy_gettext("Who deals first"), choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False, default=0
-    )
-    pass_cycle = RadioField(lazy_gettext("Passing"), choices=pass_cycle_choices, default=STANDARD_CYCLE)
-    moon = RadioField(lazy_gettext("Shooting the moon"), choices=moon_choices, default="choose")
-    tie = RadioField(lazy_gettext("A tie for the lowest total at the end"), choices=tie_choices, default="play-on")
+    first_dealer = RadioField(label("first_dealer"), choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False,
+                              default=default("first_dealer"))  # fmt: skip
+    pass_cycle = RadioField(label("pass_cycle"), choices=pass_cycle_choices, default=STANDARD_CYCLE)
+    moon = RadioField(label("moon"), choices=moon_choices, default=default("moon"))
+    tie = RadioField(label("tie"), choices=tie_choices, default=default("tie"))
 
     def target_value(self) -> object:
         """The target as the form's own ``target`` field holds it (the new-game form reads its presets)."""
@@ -143,7 +156,7 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             most=rules.MAX_PLAYERS,
         ),
     )
-    target = RadioField(lazy_gettext("Play to"), choices=TARGET_CHOICES, default=str(rules.TARGET_PRESETS[0]))
+    target = RadioField(label("target"), choices=TARGET_CHOICES, default=str(default("target")))
     custom_target = IntegerField(
         lazy_gettext("Other target (%(least)d to %(most)d)", least=rules.MIN_TARGET, most=rules.MAX_TARGET),
         validators=[Optional()],
@@ -180,6 +193,23 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             for preset in rules.PRESETS
         }
 
+    def differences(self) -> list[str]:
+        """The house rules chosen otherwise than Classic, in the form's words (static/new-game.js says them live)."""
+        classic = self.presets()[rules.PRESETS[0].key]
+        said = []
+        for field in [self.target, *self.choices(), *self.switches()]:
+            if isinstance(field, BooleanField):
+                said += [str(field.label.text)] if bool(field.data) != classic[field.name] else []
+                continue
+            value = "" if field.data is None else str(field.data)
+            if field.name == "target" and value == "custom":
+                value = str(self.custom_target.data or "")
+            if value != classic[field.name]:
+                options = cast(RadioField, field)
+                chosen = next((str(option.label.text) for option in options if option.checked), value)
+                said.append(gettext("%(rule)s: %(value)s", rule=field.label.text, value=chosen))
+        return said
+
     def names(self) -> list[str]:
         return [name for name in (entry.data or "" for entry in self.players) if name.strip()]
 
@@ -201,6 +231,13 @@ class NewGameForm(FlaskForm, HouseRuleFields):
             return str(self.players[boxes[0]].id)
         fields = [self.first_dealer, self.target, self.custom_target, *self.choices(), *self.switches()]
         return next((field.id for field in fields if field.errors), None)
+
+    def refusal(self) -> str | None:
+        """Why the form was refused, said beside Start: the first message, top to bottom."""
+        fields = [self.players, self.first_dealer, self.target, self.custom_target, *self.choices(), *self.switches()]
+        messages = [*self.form_errors, *(message for field in fields for message in field.errors)]
+        return next((str(message) for message in messages if isinstance(message, str) or hasattr(message, "__html__")),
+                    None)  # fmt: skip
 
     def target_value(self) -> object:
         if self.target.data != "custom":
@@ -232,7 +269,7 @@ class HandForm(FlaskForm):
     all_tricks = RadioField(lazy_gettext("Took every trick"), choices=[], coerce=seat_or_text, validate_choice=False)
     moon_option = RadioField(
         lazy_gettext("Moon"),
-        choices=options([("add", lazy_gettext("add")), ("subtract", lazy_gettext("subtract"))]),
+        choices=options([(option, moon_option_words(option)) for option in rules.MOON_OPTIONS]),
         validate_choice=False,
     )
 
@@ -312,7 +349,7 @@ class BlankSheetForm(HouseRuleFields):
     )
     names = StringField(lazy_gettext("Names, clockwise, separated by commas (optional)"))
     target = IntegerField(
-        lazy_gettext("Play to"), default=100, validators=[Optional()], render_kw={"inputmode": "numeric"}
+        label("target"), default=rules.HouseRules().target, validators=[Optional()], render_kw={"inputmode": "numeric"}
     )
 
     def seats(self) -> int:

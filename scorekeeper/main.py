@@ -4,8 +4,9 @@ import io
 import os
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -156,7 +157,7 @@ def restore(file: Path) -> None:
 
     with app_context():
         try:
-            report = read_in(file)
+            report = read_in(file, export_of_sqlite)
         except rules.RuleError as broken:
             raise click.ClickException(_("Nothing was restored. %(problem)s", problem=broken.message)) from None
     added, here = len(report.imported), report.already_here
@@ -260,6 +261,32 @@ def app_context(*, create: bool = True, writes: bool = True) -> Iterator[Flask]:
         finally:
             db.session.remove()
             db.engine.dispose()
+
+
+def export_of_sqlite(source: Path) -> dict[str, object]:
+    """The JSON export of a SQLite backup, read by an app of its own on a scratch copy.
+
+    The copy is brought up to the current schema on the way, as any older backup needs,
+    and the backup file itself is left as it was.
+    """
+    from . import create_app
+    from .service.backup import check_schema, snapshot
+
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "backup.sqlite"
+        with closing(sqlite3.connect(source)) as backup_file, closing(sqlite3.connect(copy)) as scratch_file:
+            backup_file.backup(scratch_file)
+            check_schema(scratch_file, source)
+        try:
+            app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "SECRET_KEY": "restore"}, create=False)
+        except StartupError as failed:
+            raise rules.RuleError(_("%(file)s cannot be read as a backup: %(problem)s", file=source,
+                                    problem=failed)) from None  # fmt: skip
+        with app.app_context():
+            document = snapshot()
+            db.session.remove()
+            db.engine.dispose()
+    return document
 
 
 if __name__ == "__main__":

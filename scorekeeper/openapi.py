@@ -47,14 +47,14 @@ def seat(card: rules.PenaltyCard) -> Schema:
 
 
 def house_rule(key: str) -> Schema:
-    choices = {"pass_cycle": rules.PASS_CYCLES, "moon": rules.MOON_RULES, "tie": rules.TIE_RULES}
-    if key in choices:
-        return {"type": "string", "enum": list(choices[key])}
-    if key in rules.SWITCHES:
+    rule = rules.HOUSE_RULE[key]
+    if rule.kind == "choice":
+        return {"type": "string", "enum": list(rule.choices)}
+    if rule.kind == "switch":
         return {"type": "boolean"}
-    if key == "target":
-        return {"type": "integer", "minimum": rules.MIN_TARGET, "maximum": rules.MAX_TARGET}
-    return {"type": "integer", **a_seat()}  # first_dealer
+    if rule.kind == "number":
+        return {"type": "integer", "minimum": rule.least, "maximum": rule.most}
+    return {"type": "integer", **a_seat()}
 
 
 def hand_facts() -> Schema:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
+MIGRATIONS = PACKAGE / "migrations"
 CLONE = PACKAGE.parent if (PACKAGE.parent / "pyproject.toml").is_file() else None
 
 

@@ -10,7 +10,7 @@ update never changes the uid of an old game and restoring an old backup or
 export after an update finds its games already here; and two games that differ
 only in it are two games.
 
-The migrations use this module too: unlike the rules, it never changes (they
+The migrations 0005 and 0006 keep a frozen copy of it (they
 give no extras: their databases have no column past the fixed set).
 """
 

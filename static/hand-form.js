@@ -118,7 +118,8 @@ function handForm(form, hooks) {
   function label() {
     var option = moonOn() ? chosen("moon_option") : null;
     if (option === null || shooter === null || !rules.moon) return button.dataset.label;
-    return button.dataset.label + " · " + rules.moon[option].replace("{shooter}", short[shooter]);
+    var said = rules.moon[option]; // with the floor, subtracting says each seat's own amount
+    return button.dataset.label + " · " + (Array.isArray(said) ? said[shooter] : said).replace("{shooter}", short[shooter]);
   }
 
   function hideMoon() {

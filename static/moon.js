@@ -7,6 +7,9 @@ function show(panel, moon, players, short, picked) {
   var wasHidden = panel.hidden;
   panel.hidden = false;
   panel.querySelector("[data-moon-shooter]").textContent = players[moon.shooter];
+  panel.querySelectorAll("[data-moon-words]").forEach(function (words) {
+    words.textContent = JSON.parse(words.dataset.moonWords)[moon.shooter]; // what the floor really takes off
+  });
   if (wasHidden) panel.scrollIntoView({ block: "end" });
   Object.keys(moon.options || {}).forEach(function (option) {
     var choice = moon.options[option];

@@ -57,6 +57,39 @@
     });
   }
 
+  // Beside Start, the house rules that differ from Classic, in the form's own words (forms.NewGameForm.differences
+  // says the same on the server); and the pass cycles for another number of players put away.
+  var summary = form.querySelector("#rules-summary");
+  function summarize() {
+    var classic = JSON.parse(summary.dataset.classic);
+    var said = [];
+    Object.keys(classic).forEach(function (name) {
+      var input = form.querySelector('[name="' + name + '"]:checked');
+      if (!input || input.closest("label").hidden) return;
+      var value = input.type === "checkbox" ? input.checked : input.value;
+      var words = input.closest("label").textContent.trim();
+      if (name === "target" && value === "custom") value = words = form.querySelector('[name="custom_target"]').value.trim();
+      if (value === classic[name] || (input.type === "checkbox" && !value)) return;
+      var legend = input.closest("fieldset").querySelector("legend");
+      said.push(input.type === "checkbox" ? words : summary.dataset.pair.replace("%(rule)s", legend.textContent.trim()).replace("%(value)s", words));
+    });
+    summary.textContent = said.length ? summary.dataset.changed.replace("%(rules)s", said.join(" · ")) : summary.dataset.none;
+  }
+  function fitCycles() {
+    var named = boxes.filter(function (box) { return box.value.trim(); }).length;
+    form.querySelectorAll("label[data-players]").forEach(function (option) {
+      var fits = named < 3 || Number(option.dataset.players) === named;
+      option.hidden = !fits && !option.querySelector("input").checked; // a choice made is never taken away
+    });
+  }
+  if (summary) {
+    form.addEventListener("change", summarize);
+    form.addEventListener("input", function () { fitCycles(); summarize(); });
+    form.addEventListener("click", function () { setTimeout(summarize); });
+    fitCycles();
+    summarize();
+  }
+
   // A preset's fields as the server rendered them (forms.NewGameForm.presets): a box ticked, a value chosen.
   var presets = form.querySelector("[data-presets]");
   if (!presets) return;

@@ -13,6 +13,8 @@ PAGES = {
     "game in progress": ("table.game", "/games/{five}"),
     "correct a hand": ("table.correct_hand", "/games/{five}/hands/2"),
     "finished game": ("table.game", "/games/{over}"),
+    "game not begun": ("table.game", "/games/{fresh}"),
+    "change the rules": ("table.change_game", "/games/{fresh}/change"),
     "Black Maria game": ("table.game", "/games/{maria}"),
     "past games": ("history.past_games", "/history"),
     "review": ("history.review", "/games/{five}/review"),
@@ -55,7 +57,8 @@ NOT_PAGES = {
 
 
 def evening(client) -> dict[str, int]:
-    """A realistic evening: a game of five in progress (a moon in it), a finished game, a Black Maria game."""
+    """A realistic evening: a game of five in progress (a moon in it), a finished game, a Black Maria game, and a
+    game with house rules of its own not begun (its rules may still change)."""
     five = client.post("/api/games", json={"players": LONG_NAMES}).json["id"]
     for hand in [
         {"hearts": [4, 0, 9, 0, 0], "queen": 1},
@@ -68,7 +71,8 @@ def evening(client) -> dict[str, int]:
     maria = client.post("/api/games", json={"players": THREE, "rules": {"black_maria": True}}).json["id"]
     hand = {"hearts": [4, 0, 9], "queen": 1, "king": 2, "ace": 0}
     assert client.post(f"/api/games/{maria}/hands", json=hand).status_code == 201
-    return {"five": five, "over": over, "maria": maria}
+    fresh = client.post("/api/games", json={"players": THREE, "rules": {"omnibus": True, "target": 50}}).json["id"]
+    return {"five": five, "over": over, "maria": maria, "fresh": fresh}
 
 
 def addresses(pages: dict[str, tuple[str, str]], **found: object) -> dict[str, str]:

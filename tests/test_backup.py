@@ -15,8 +15,7 @@ from sqlalchemy import update
 
 from scorekeeper import models
 from scorekeeper.db import db
-from scorekeeper.main import main
-from scorekeeper.service.backup import export_of_sqlite
+from scorekeeper.main import export_of_sqlite, main
 from scorekeeper.service.export import BACKUP_VERSION
 
 from server import call, running_server

@@ -62,8 +62,8 @@ def test_a_game_night(page: Page, live_server: str):
     expect(panel.locator('[data-advised="subtract"]')).to_be_hidden()
     expect(panel.get_by_role("radio", name=re.compile("Everyone else"))).to_be_checked()
     expect(page.get_by_role("button", name="Save hand · others +26")).to_be_visible()
-    panel.get_by_text("Shooter −26").click()
-    page.get_by_role("button", name="Save hand · Ben −26").click()
+    panel.get_by_text("Shooter −13").click()  # Ben has 13: the floor takes 13 off, not 26
+    page.get_by_role("button", name="Save hand · Ben −13").click()
 
     # Undo it from the line that says it was saved, once asked: the hand comes back on the form
     page.get_by_role("button", name="Undo hand 2…").click()
@@ -74,9 +74,9 @@ def test_a_game_night(page: Page, live_server: str):
         page.get_by_role("group", name="Hearts taken by Ben").get_by_role("radio", name="13", exact=True)
     ).to_be_checked()
     expect(page.get_by_role("radio", name=re.compile("Shooter"))).to_be_checked()
-    page.get_by_role("button", name="Save hand · Ben −26").click()  # saved again, as it was
+    page.get_by_role("button", name="Save hand · Ben −13").click()  # saved again, as it was
     totals(page, 4, 0, 9, 0)
-    expect(page.locator(".hands")).to_contain_text("☾ −26")
+    expect(page.locator(".hands")).to_contain_text("☾ −13")
 
     # Undo hand 2 from the hands list, with a confirmation
     page.get_by_text("Undo hand 2", exact=True).click()

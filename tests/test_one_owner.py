@@ -27,14 +27,34 @@ def scoring_games():
 
 
 def rule_numbers():
-    """The points, counts and totals the rules decide, but those too common to tell from a size, a count of
-    rows or a time (the patterns below hold the points of those)."""
-    numbers = {rules.HEARTS, *rules.CARDS_EACH.values()} | {abs(card.points) for card in rules.PENALTY_CARDS}
+    """The points, counts, totals and targets the rules decide, but those too common to mean anything (a seat, a
+    size of a box, a length)."""
+    numbers = {rules.HEARTS, *rules.CARDS_EACH.values(), *rules.TARGET_PRESETS}
+    numbers |= {abs(card.points) for card in rules.PENALTY_CARDS}
     for house in scoring_games():
         numbers |= {rules.hand_points(house), rules.moon_points(house), 2 * rules.moon_points(house)}
-    return numbers - {0, 1, 2, 3, 4, 5, 7, 10, 16, 24, 50, 100, 500, 1000}
+    return numbers - {0, 1, 2, 3, 4, 5, 24, 500, 1000}
 
 
+# Numbers a size, a count of rows or a time may well be: a rule only where the words around them are about the game.
+AMBIGUOUS = {7, 10, 16, 50, 100}
+ABOUT_THE_GAME = re.compile(r"point|score|target|total|moon|sun\b|heart|card|trick|play to|reach|[♠♦♣♥]", re.I)
+AROUND = 40  # characters either side
+
+
+def rule_numbers_in(text):
+    """The rule numbers in ``text``: the distinctive ones anywhere, the ambiguous ones among words of the game."""
+    distinctive = rule_numbers()
+    found = set()
+    for match in NUMBER.finditer(text):
+        number = int(match.group(1))
+        around = text[max(0, match.start() - AROUND) : match.end() + AROUND]
+        if number in distinctive and (number not in AMBIGUOUS or ABOUT_THE_GAME.search(around)):
+            found.add(number)
+    return found
+
+
+DOCTEST = re.compile(r"^\s*(>>>|\.\.\.) .*$", re.M)  # an example's game, not a rule
 NOT_A_RULE = re.compile(r"String\(|datetime\(|\*\*")  # a column's width, a date, a power of two
 NUMBER = re.compile(r"(?<![\w.#])(\d+)(?![\w.])")
 SIGNED = re.compile(r"(?<![\w%])[+−](\d)")  # a change to a score as a player reads it: +26, −10
@@ -53,7 +73,8 @@ def texts(path):
     source = path.read_text(encoding="utf-8")
     if path.suffix == ".py":
         tokens = tokenize.generate_tokens(io.StringIO(source).readline)
-        return [token.string for token in tokens if token.type == tokenize.STRING or token.type == tokenize.NUMBER
+        return [DOCTEST.sub("", token.string) if token.type == tokenize.STRING else token.line for token in tokens
+                if token.type == tokenize.STRING or token.type == tokenize.NUMBER
                 and not NOT_A_RULE.search(token.line)]  # fmt: skip
     if path.suffix == ".js":
         return [re.sub(r"/\*.*?\*/|(?<![:\"'])//[^\n]*", "", source, flags=re.S)]
@@ -62,10 +83,9 @@ def texts(path):
 
 @pytest.mark.parametrize("path", product_files(), ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_point_value_card_count_or_limit_is_written_outside_the_rules(path):
-    distinctive = rule_numbers()
     for text in texts(path):
-        numbers = {int(found) for found in NUMBER.findall(text)}
-        assert not numbers & distinctive, f"{path.name}: {sorted(numbers & distinctive)} in {text[:80]!r}"
+        found = rule_numbers_in(text)
+        assert not found, f"{path.name}: {sorted(found)} in {text[:80]!r}"
         assert not SIGNED.search(text), f"{path.name}: {SIGNED.search(text).group(0)!r} in {text[:80]!r}"
         assert not NEXT_TO_A_CARD.search(text), f"{path.name}: {NEXT_TO_A_CARD.search(text).group(0)!r}"
 

@@ -205,10 +205,11 @@ def test_a_moon_shows_both_options_with_advice_then_records_the_choice(client, g
     assert "Ben</span> shot the moon!" in page
     assert "Ann 30, Ben 13, Cat 35, Dan 26" in page  # add
     assert "Ann 4, Ben 0, Cat 9, Dan 0" in page  # subtract
+    assert "Shooter −13" in page  # what the floor really takes off Ben
     assert 'data-advised="subtract" hidden' in page and 'data-advised="add" hidden' not in page
     client.post(game + "/hands", data=hand_form([0, 13, 0, 0], 1, 2, moon_option="subtract"))
     assert client.get("/api/games/1").json["totals"] == [4, 0, 9, 0]
-    assert "☾ −26" in client.get(game).get_data(as_text=True)
+    assert "☾ −13" in client.get(game).get_data(as_text=True)  # Ben had 13: the floor takes 13 off, not 26
 
 
 def test_a_double_tap_saves_once_and_says_so(client, game):
@@ -268,7 +269,7 @@ def test_a_correction_shows_every_later_hand_it_scores_otherwise(client, game):
     assert heads == ["Player", "Hand 1", "Hand 2", "Total now"]
     assert "The correction also changes what a later hand scores: hand 2." in said
     ann = re.search(r'<tr class="moved"><th scope="row">Ann</th>(.*?)</tr>', table, re.DOTALL).group(1)
-    assert re.findall(r"<td>(.*?)</td>", ann) == ["<del>4</del> → <ins>9</ins>", "<del>-4</del> → <ins>-9</ins>",
+    assert re.findall(r"<td>(.*?)</td>", ann) == ["<del>4</del> → <ins>9</ins>", "<del>−4</del> → <ins>−9</ins>",
                                                   "0"]  # fmt: skip
     unchanged = client.post(game + "/hands/1", data={**hand_form([4, 0, 9, 0], 1, 1), "preview": "1"})
     assert re.findall(r'<th scope="col">([^<]*)</th>', unchanged.get_data(as_text=True)) == [
@@ -413,3 +414,21 @@ def test_the_correct_page_shows_before_and_after_and_stores_nothing_until_saved(
         ("", "Dan", "0", "4"),
     ]
     assert client.get("/api/games/1").json["totals"] == [19, 16, 13, 4]
+
+
+def test_a_score_below_zero_reads_with_a_real_minus_on_every_page(table, client):
+    table.start_game(omnibus=True)
+    table.record_hand([4, 0, 9, 0], 1, jack=3)  # Dan took the J♦ and no heart: −10
+    pages = {
+        address: client.get(address).get_data(as_text=True)
+        for address in [
+            f"/games/{table.game_id}",
+            f"/games/{table.game_id}/review",
+            f"/games/{table.game_id}/sheet",
+            "/history",
+        ]
+    }
+    for address, page in pages.items():
+        shown = re.sub(r"<script.*?</script>|<[^>]*>", " ", page, flags=re.S)  # the words, not the scripts' data
+        assert "−10" in shown, address
+        assert not re.search(r"(?<![\w-])-10\b", shown), address

@@ -24,6 +24,7 @@ from .cards import (
 from .describe import (
     TableSetup,
     describe,
+    differences,
     moon_choices,
     moon_words,
     pass_cycle_choices,
@@ -55,6 +56,8 @@ from .hands import FACT_KEYS, MOON_OPTIONS, Moon, hand_scores, make_hand, moon_s
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
+    HOUSE_RULE,
+    HOUSE_RULES,
     MAX_PLAYERS,
     MAX_TARGET,
     MIN_PLAYERS,
@@ -69,6 +72,7 @@ from .house import (
     SWITCHES,
     TARGET_PRESETS,
     TIE_RULES,
+    HouseRule,
     HouseRules,
     Preset,
     clean_names,
@@ -79,6 +83,7 @@ from .house import (
     name_fault,
     pass_direction,
     pass_targets,
+    rule_label,
 )
 from .names import has_hidden_characters
 from .records import SeatRecord, most_queens, seat_records
@@ -93,6 +98,8 @@ __all__ = [
     "HAND_FIELDS",
     "HEART_POINTS",
     "HEARTS",
+    "HOUSE_RULE",
+    "HOUSE_RULES",
     "MAX_HANDS",
     "MAX_PLAYERS",
     "MAX_TARGET",
@@ -114,6 +121,7 @@ __all__ = [
     "TIE_RULES",
     "GameState",
     "Hand",
+    "HouseRule",
     "HouseRules",
     "Moon",
     "MoonAdvice",
@@ -132,6 +140,7 @@ __all__ = [
     "dealer",
     "default_pass_cycle",
     "describe",
+    "differences",
     "hand_points",
     "hand_scores",
     "has_hidden_characters",
@@ -158,6 +167,7 @@ __all__ = [
     "ranked",
     "raw_points",
     "replay",
+    "rule_label",
     "reset_exact",
     "seat_records",
     "shooter_outcome",

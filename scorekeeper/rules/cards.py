@@ -8,8 +8,7 @@ hand's fields, the forms, the pages, the API and the exports all follow it.
 from dataclasses import dataclass, fields
 
 from .house import HouseRules
-from .i18n import N_, NP_, _, pgettext
-from .words import signed
+from .i18n import N_, NP_, _, pgettext, signed
 
 HEARTS = 13  # no heart ever leaves the deck: every hand has all of them, one point each
 HEART_POINTS = 1
@@ -19,7 +18,6 @@ PASS_CARDS = 3  # each player passes this many cards
 @dataclass(frozen=True)
 class PenaltyCard:
     key: str  # the hand's field that names the seat that took it (and its column, and its JSON key)
-    symbol: str  # what the card is called in every language's messages below, and in the API's documents
     points: int
     rule: str | None  # the on/off house rule that puts it in play; None: every game plays it
     moon: bool  # shooting the moon takes it with every heart; a bonus card (moon False) scores for its taker anyway
@@ -58,10 +56,10 @@ class PenaltyCard:
 
 
 PENALTY_CARDS = (
-    PenaltyCard("queen", "Q♠", 13, None, moon=True, listed=True),
-    PenaltyCard("jack", "J♦", -10, "omnibus", moon=False, listed=True),
-    PenaltyCard("king", "K♠", 10, "black_maria", moon=True),
-    PenaltyCard("ace", "A♠", 7, "black_maria", moon=True),
+    PenaltyCard("queen", 13, None, moon=True, listed=True),
+    PenaltyCard("jack", -10, "omnibus", moon=False, listed=True),
+    PenaltyCard("king", 10, "black_maria", moon=True),
+    PenaltyCard("ace", 7, "black_maria", moon=True),
 )
 # Each card's words, by key: whole phrases, so that a language with cases and genders says each rightly.
 CARD_NAMES = {"queen": NP_("card", "Q♠"), "jack": NP_("card", "J♦"), "king": NP_("card", "K♠"),

@@ -1,5 +1,6 @@
 """The house rules and the table's setup in words: the score sheet's rules box, the forms' choices, the pages' moon."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import words
@@ -13,10 +14,14 @@ from .cards import (
     moon_cards,
     moon_points,
     rule_name,
+    sun_points,
 )
+from .hands import moon_needs, subtracted
 from .house import (
     CARDS_EACH,
     CARDS_REMOVED,
+    HOUSE_RULE,
+    HOUSE_RULES,
     MOON_RULES,
     OPENING_LEAD,
     PASS_CYCLES,
@@ -25,8 +30,10 @@ from .house import (
     HouseRules,
     Preset,
     cycle_players,
+    default_pass_cycle,
+    rule_label,
 )
-from .i18n import NP_, _, ngettext, pgettext
+from .i18n import NP_, _, ngettext, pgettext, signed
 
 
 @dataclass(frozen=True)
@@ -83,9 +90,16 @@ def table_setup(players: int) -> TableSetup:
     return TableSetup(players, CARDS_REMOVED[players], CARDS_EACH[players], OPENING_LEAD[players])
 
 
-def moon_words(rules: HouseRules) -> words.MoonWords:
-    """What a moon does in this game, in the words each page says it."""
-    return words.MoonWords(moon_points(rules), rules.subtract_floor)
+def moon_words(rules: HouseRules, before: int | None = None) -> words.MoonWords:
+    """What a moon does in this game, in the words each page says it; ``before``: the shooter's total before the
+    hand, when known, for what subtracting really takes off (the floor's).
+
+    >>> moon_words(HouseRules(black_maria=True), before=29).minus, moon_words(HouseRules(), before=-5).minus
+    ('−29', '0')
+    """
+    return words.MoonWords(
+        moon_points(rules), rules.subtract_floor, None if before is None else subtracted(rules, before)
+    )
 
 
 def describe(rules: HouseRules, players: int) -> list[str]:
@@ -120,25 +134,23 @@ def _points(rules: HouseRules) -> str:
 def _moon(rules: HouseRules) -> str:
     if rules.moon == "off":
         return _("No shooting the moon: whoever takes every point scores them like any hand.")
-    needs = words.moon_needs(HEARTS, [card.object for card in moon_cards(rules)])
+    needs = moon_needs(HEARTS, [card.object for card in moon_cards(rules)])
     said = _("Shooting the moon (%(needs)s): %(rule)s", needs=needs, rule=moon_words(rules).sentence(rules.moon))
     if not rules.sun:
         return said
-    sun = _(
-        "Shooting the sun (every trick too): everyone else %(points)s.", points=words.signed(2 * moon_points(rules))
-    )
+    sun = _("Shooting the sun (every trick too): everyone else %(points)s.", points=signed(sun_points(rules)))
     return f"{said} {sun}"
 
 
-def _worth_elsewhere(sign: int, times: int = 1) -> tuple[int, dict[str, int]]:
-    """A moon's worth in the classic game, and in each game whose house rule changes it (for the form)."""
-    classic = moon_points(HouseRules())
+def _worth_elsewhere(sign: int, points: Callable[[HouseRules], int] = moon_points) -> tuple[int, dict[str, int]]:
+    """A moon's (or the sun's) worth in the classic game, and in each game whose house rule changes it."""
+    classic = points(HouseRules())
     others = {}
     for rule in CARD_RULES:
-        worth = moon_points(HouseRules(**{rule: True}))  # type: ignore[arg-type]
+        worth = points(HouseRules(**{rule: True}))  # type: ignore[arg-type]
         if worth != classic:
-            others[rule_name(rule)] = sign * times * worth
-    return sign * times * classic, others
+            others[rule_name(rule)] = sign * worth
+    return sign * classic, others
 
 
 def moon_choices() -> dict[str, str]:
@@ -150,9 +162,9 @@ def moon_choices() -> dict[str, str]:
 
 def switch_labels() -> dict[str, str]:
     """One label for each on/off house rule, for the forms."""
-    classic, others = _worth_elsewhere(1, 2)
-    labels = {"sun": words.sun_switch(classic, others), "exact_reset": _(words.EXACT_RESET),
-              "subtract_floor": _(words.FLOOR_LEGEND)}  # fmt: skip
+    classic, others = _worth_elsewhere(1, sun_points)
+    labels = {key: rule_label(key) for key in SWITCHES if HOUSE_RULE[key].label}
+    labels["sun"] = words.sun_switch(classic, others)
     for rule in CARD_RULES:
         cards = [(card.subject, card.points) for card in _brought_by(rule)]
         labels[rule] = words.card_rule_switch(rule_name(rule), cards)
@@ -190,3 +202,27 @@ def presets() -> list[tuple[Preset, str]]:
                 said.append(cycles[str(value)] if key == "pass_cycle" else labels[key])
         offered.append((preset, " · ".join(said) or _("Every house rule as it comes")))
     return offered
+
+
+def differences(rules: HouseRules, players: int) -> list[str]:
+    """Every house rule a game plays otherwise than Classic, as the new-game form words it (who deals first aside).
+
+    >>> differences(HouseRules(target=50, black_maria=True, pass_cycle="right"), 3)
+    ['Play to: 50', 'Passing: Always pass right', 'Black Maria: the K♠ scores 10 and the A♠ 7']
+    >>> differences(HouseRules(pass_cycle="left-right-across-hold"), 4)
+    []
+    """
+    classic = HouseRules(pass_cycle=default_pass_cycle(players))
+    values = {"target": str(rules.target), "pass_cycle": pass_cycle_choices()[rules.pass_cycle],
+              "moon": moon_choices()[rules.moon], "tie": _(words.TIE_CHOICES[rules.tie]),
+              "subtract_floor": switch_answers()["subtract_floor"][rules.subtract_floor]}  # fmt: skip
+    labels = switch_labels()
+    said = []
+    for rule in HOUSE_RULES:
+        if rule.key == "first_dealer" or getattr(rules, rule.key) == getattr(classic, rule.key):
+            continue
+        if rule.key in values:
+            said.append(_("%(rule)s: %(value)s", rule=rule_label(rule.key), value=values[rule.key]))
+        elif getattr(rules, rule.key):
+            said.append(labels[rule.key])
+    return said

@@ -3,11 +3,10 @@
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .cards import HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points, rule_name
+from .cards import HEART_POINTS, HEARTS, PENALTY_CARDS, Hand, in_play, moon_cards, moon_points, rule_name, sun_points
 from .errors import refuse
 from .house import HouseRules, is_whole
-from .i18n import _, ngettext
-from .words import MoonWords, capitalized, moon_needs
+from .i18n import _, capitalized, listed, ngettext, signed
 
 MOON_OPTIONS = ("add", "subtract")
 FACT_KEYS = ("hearts", *(card.key for card in PENALTY_CARDS), "all_tricks", "moon_option")  # as the form shows them
@@ -17,6 +16,7 @@ FACT_KEYS = ("hearts", *(card.key for card in PENALTY_CARDS), "all_tricks", "moo
 class Moon:
     shooter: int
     option: str  # "add", "subtract" or "sun"
+    points: int = 0  # what it moved: everyone else's gain, or what really came off the shooter (the floor's)
 
 
 def moon_shooter(hand: Hand, rules: HouseRules) -> int | None:
@@ -63,16 +63,25 @@ def hand_scores(
     # A bonus card (the J♦) scores for whoever took it, moon or not.
     bonus = [sum(card.points for card in in_play(rules) if not card.moon and hand.taker(card) == seat)
              for seat in range(len(hand.hearts))]  # fmt: skip
-    if is_sun(hand, rules):
-        moon, others = Moon(shooter, "sun"), 2 * value
-    else:
-        moon, others = Moon(shooter, option or "add"), value * (option != "subtract")
-    scores = [points + (0 if seat == shooter else others) for seat, points in enumerate(bonus)]
-    if moon.option == "subtract":
+    chosen = "sun" if is_sun(hand, rules) else option or "add"
+    moved = sun_points(rules) if chosen == "sun" else value
+    scores = [points + (0 if seat == shooter or chosen == "subtract" else moved) for seat, points in enumerate(bonus)]
+    if chosen == "subtract":
         # With the floor, subtracting never takes the shooter below zero: the rule book sets such
         # a total to 0. Only a bonus card may go lower.
-        scores[shooter] -= min(value, max(0, prev[shooter])) if rules.subtract_floor else value
-    return scores, moon
+        moved = subtracted(rules, prev[shooter])
+        scores[shooter] -= moved
+    return scores, Moon(shooter, chosen, moved)
+
+
+def subtracted(rules: HouseRules, before: int) -> int:
+    """What subtracting takes off a shooter whose total was ``before``: with the floor, never below 0.
+
+    >>> subtracted(HouseRules(), 19), subtracted(HouseRules(subtract_floor=False), 19)
+    (19, 26)
+    """
+    value = moon_points(rules)
+    return min(value, max(0, before)) if rules.subtract_floor else value
 
 
 def fixed_option(hand: Hand, rules: HouseRules) -> str | None:
@@ -180,7 +189,7 @@ def _moon_problems(
     elif option is not None and rules.moon != "choose" and option != rules.moon:
         errors["moon_option"] = _("This game always uses “%(option)s” for a moon.", option=rules.moon)
     elif option is None and need_option and shooter is not None and rules.moon == "choose" and not is_sun(hand, rules):
-        errors["moon_option"] = MoonWords(moon_points(rules), rules.subtract_floor).choose(players[shooter])
+        errors["moon_option"] = choose_words(players[shooter], moon_points(rules))
     return errors
 
 
@@ -199,3 +208,22 @@ def _sun_problems(players: Sequence[str], rules: HouseRules, hand: Hand, shooter
         for card in in_play(rules)
         if not card.moon and hand.taker(card) != hand.all_tricks
     }
+
+
+def choose_words(shooter: str, points: int) -> str:
+    """A moon with no option chosen."""
+    return _(
+        "%(shooter)s shot the moon: choose add (others %(plus)s) or subtract (%(shooter)s %(minus)s).",
+        shooter=shooter,
+        plus=signed(points),
+        minus=signed(-points),
+    )
+
+
+def moon_needs(hearts: int, cards: list[str]) -> str:
+    """What the shooter of a moon takes; ``cards``: each card's object form.
+
+    >>> moon_needs(13, ["the Q♠", "the K♠", "the A♠"])
+    'all 13 hearts, the Q♠, the K♠ and the A♠'
+    """
+    return listed([ngettext("all %(num)d heart", "all %(num)d hearts", hearts), *cards])

@@ -8,7 +8,34 @@ from typing import TypeGuard
 from .errors import RuleError, refuse
 from .i18n import N_, _, ngettext
 from .names import name_problem, skeleton
-from .words import PASSES
+
+
+@dataclass(frozen=True)
+class PassWords:
+    arrow: str
+    short_message: str
+    long_message: str
+
+    @property
+    def short(self) -> str:
+        """A score sheet's narrow column, the next hand's line: "left", "2 right"."""
+        return _(self.short_message)
+
+    @property
+    def long(self) -> str:
+        """Where the cards go, as a sentence says it: "to the left", "two seats to the right"."""
+        return _(self.long_message)
+
+
+PASSES = {
+    "left": PassWords("←", N_("left"), N_("to the left")),
+    "right": PassWords("→", N_("right"), N_("to the right")),
+    "across": PassWords("↑", N_("across"), N_("across")),
+    "left2": PassWords("⇇", N_("2 left"), N_("two seats to the left")),
+    "right2": PassWords("⇉", N_("2 right"), N_("two seats to the right")),
+    "hold": PassWords("✕", N_("hold"), N_("nowhere")),
+}
+
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 NAME_MAX = 24
@@ -27,8 +54,6 @@ PASS_CYCLES: dict[str, tuple[str, ...]] = {
 }
 PASS_STEPS = {"left": 1, "right": -1, "across": 2, "left2": 2, "right2": -2, "hold": 0}  # seats on, clockwise
 SEATS_NEEDED = {"across": 4, "left2": 5, "right2": 5}  # a pass that needs exactly this many players
-MOON_RULES = ("choose", "add", "subtract", "off")
-TIE_RULES = ("play-on", "share")
 
 CARDS_REMOVED: dict[int, tuple[str, ...]] = {3: ("2♦",), 4: (), 5: ("2♣", "2♦")}
 CARDS_EACH = {3: 17, 4: 13, 5: 10}
@@ -54,8 +79,75 @@ class HouseRules:
         return asdict(self)
 
 
-RULE_KEYS = tuple(f.name for f in fields(HouseRules))
-SWITCHES = tuple(f.name for f in fields(HouseRules) if f.type in (bool, "bool"))  # the on/off rules
+@dataclass(frozen=True)
+class HouseRule:
+    """What one house rule may be, and its words; the value a game plays is its field of HouseRules."""
+
+    key: str
+    kind: str  # "choice" (one of ``choices``), "switch" (on or off), "number" (least to most) or "seat"
+    wrong: str  # the refusal of a value it cannot be
+    label: str | None = None  # how the forms ask for it; None: worded from the points it changes (describe.py)
+    choices: tuple[str, ...] = ()
+    least: int = 0
+    most: int = 0
+
+    @property
+    def default(self) -> object:
+        """What a game plays unless it says otherwise.
+
+        >>> HOUSE_RULE["target"].default, HOUSE_RULE["moon"].default
+        (100, 'choose')
+        """
+        return getattr(HouseRules(), self.key)
+
+    def problem(self, value: object, players: int) -> str | None:
+        """Why ``value`` cannot be this rule at a table of ``players``, if it cannot.
+
+        >>> HOUSE_RULE["tie"].problem("share", 4), HOUSE_RULE["first_dealer"].problem(4, 4)
+        (None, 'The first dealer must be a seat from 0 to 3.')
+        """
+        if self.kind == "switch":
+            return None if isinstance(value, bool) else _(self.wrong, rule=self.key)
+        if self.kind == "choice" and not isinstance(value, str):
+            return _("The %(rule)s rule must be given as text.", rule=self.key.replace("_", " "))
+        if self.kind == "choice":
+            return None if value in self.choices else _(self.wrong, values=", ".join(self.choices))
+        least, most = (0, players - 1) if self.kind == "seat" else (self.least, self.most)
+        return None if is_whole(value) and least <= value <= most else _(self.wrong, least=least, most=most, last=most)
+
+
+SWITCH_WRONG = N_("The %(rule)s rule is on (true) or off (false).")
+# The house rules, in the order of HouseRules' fields: the checks, the forms and the API's document follow it.
+HOUSE_RULES = (
+    HouseRule("target", "number", N_("The target must be a whole number from %(least)d to %(most)d."), N_("Play to"),
+              least=MIN_TARGET, most=MAX_TARGET),
+    HouseRule("pass_cycle", "choice", N_("The pass cycle must be one of: %(values)s."), N_("Passing"),
+              tuple(PASS_CYCLES)),
+    HouseRule("moon", "choice", N_("The moon rule must be one of: %(values)s."), N_("Shooting the moon"),
+              ("choose", "add", "subtract", "off")),
+    HouseRule("subtract_floor", "switch", SWITCH_WRONG, N_("When the shooter subtracts")),
+    HouseRule("sun", "switch", SWITCH_WRONG),
+    HouseRule("omnibus", "switch", SWITCH_WRONG),
+    HouseRule("tie", "choice", N_("The tie rule must be one of: %(values)s."),
+              N_("A tie for the lowest total at the end"), ("play-on", "share")),
+    HouseRule("first_dealer", "seat", N_("The first dealer must be a seat from 0 to %(last)d."), N_("Who deals first")),
+    HouseRule("exact_reset", "switch", SWITCH_WRONG,
+              N_("Exact reset: a total landing exactly on the target goes back to 0")),
+    HouseRule("black_maria", "switch", SWITCH_WRONG),
+)  # fmt: skip
+HOUSE_RULE = {rule.key: rule for rule in HOUSE_RULES}
+RULE_KEYS = tuple(rule.key for rule in HOUSE_RULES)
+assert RULE_KEYS == tuple(f.name for f in fields(HouseRules)), "HOUSE_RULES lists the fields of HouseRules, in order"
+SWITCHES = tuple(rule.key for rule in HOUSE_RULES if rule.kind == "switch")  # the on/off rules
+MOON_RULES = HOUSE_RULE["moon"].choices
+TIE_RULES = HOUSE_RULE["tie"].choices
+
+
+def rule_label(key: str) -> str:
+    """How the forms ask for a house rule of fixed words, in the table's language."""
+    label = HOUSE_RULE[key].label
+    assert label is not None, key
+    return _(label)
 
 
 @dataclass(frozen=True)
@@ -172,29 +264,15 @@ def house_rules(players: int, given: Mapping[str, object] | None = None) -> Hous
 
 
 def _rule_problem(key: str, value: object, players: int) -> str | None:
-    if key == "target":
-        if not is_whole(value) or not MIN_TARGET <= value <= MAX_TARGET:
-            return _("The target must be a whole number from %(least)d to %(most)d.", least=MIN_TARGET, most=MAX_TARGET)
-    elif key in ("pass_cycle", "moon", "tie") and not isinstance(value, str):
-        return _("The %(rule)s rule must be given as text.", rule=key.replace("_", " "))
-    elif key == "pass_cycle":
-        if value not in PASS_CYCLES:
-            return _("The pass cycle must be one of: %(values)s.", values=", ".join(PASS_CYCLES))
-        for direction in PASS_CYCLES[str(value)]:
-            needed = SEATS_NEEDED.get(direction, players)
-            if players != needed:
-                return ngettext("Passing %(where)s needs exactly %(num)d players, not %(players)d.",
-                                "Passing %(where)s needs exactly %(num)d players, not %(players)d.",
-                                needed, where=PASSES[direction].long, players=players)  # fmt: skip
-    elif key in SWITCHES:
-        if not isinstance(value, bool):
-            return _("The %(rule)s rule is on (true) or off (false).", rule=key)
-    elif key == "moon" and value not in MOON_RULES:
-        return _("The moon rule must be one of: %(values)s.", values=", ".join(MOON_RULES))
-    elif key == "tie" and value not in TIE_RULES:
-        return _("The tie rule must be one of: %(values)s.", values=", ".join(TIE_RULES))
-    elif key == "first_dealer" and (not is_whole(value) or not 0 <= value < players):
-        return _("The first dealer must be a seat from 0 to %(last)d.", last=players - 1)
+    problem = HOUSE_RULE[key].problem(value, players)
+    if problem or key != "pass_cycle":
+        return problem
+    for direction in PASS_CYCLES[str(value)]:
+        needed = SEATS_NEEDED.get(direction, players)
+        if players != needed:
+            return ngettext("Passing %(where)s needs exactly %(num)d players, not %(players)d.",
+                            "Passing %(where)s needs exactly %(num)d players, not %(players)d.",
+                            needed, where=PASSES[direction].long, players=players)  # fmt: skip
     return None
 
 

@@ -60,3 +60,41 @@ def N_(message: str) -> str:  # noqa: N802  # gettext's own name for "translate 
 
 
 _ = gettext
+
+
+def signed(points: int) -> str:
+    """Points as a player reads a change to a score.
+
+    >>> signed(26), signed(-10), signed(0)
+    ('+26', '−10', '0')
+    """
+    return f"+{points}" if points > 0 else total(points)
+
+
+def total(points: int) -> str:
+    """Points as a player reads a total, with a real minus sign (the one signed() writes).
+
+    >>> total(26), total(-10), total(0)
+    ('26', '−10', '0')
+    """
+    return f"−{-points}" if points < 0 else str(points)
+
+
+def capitalized(words: str) -> str:
+    """The first letter in capitals, the rest as it is (a German noun keeps its capital).
+
+    >>> capitalized("hold, Tausch")
+    'Hold, Tausch'
+    """
+    return words[:1].upper() + words[1:]
+
+
+def listed(items: list[str]) -> str:
+    """Ann; Ann and Ben; Ann, Ben and Cat.
+
+    >>> listed(["Ann", "Ben", "Cat"])
+    'Ann, Ben and Cat'
+    """
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(first)s and %(last)s", first=_(", ").join(items[:-1]), last=items[-1])

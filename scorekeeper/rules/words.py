@@ -9,37 +9,15 @@ where its own grammar wants them.
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .i18n import N_, _, ngettext
+from .house import PASSES as PASSES
+from .i18n import N_, _, capitalized, ngettext, signed, total
+from .i18n import listed as listed
 
 if TYPE_CHECKING:
+    from .hands import Moon
     from .standings import Standing
 
 
-@dataclass(frozen=True)
-class PassWords:
-    arrow: str
-    short_message: str
-    long_message: str
-
-    @property
-    def short(self) -> str:
-        """A score sheet's narrow column, the next hand's line: "left", "2 right"."""
-        return _(self.short_message)
-
-    @property
-    def long(self) -> str:
-        """Where the cards go, as a sentence says it: "to the left", "two seats to the right"."""
-        return _(self.long_message)
-
-
-PASSES = {
-    "left": PassWords("←", N_("left"), N_("to the left")),
-    "right": PassWords("→", N_("right"), N_("to the right")),
-    "across": PassWords("↑", N_("across"), N_("across")),
-    "left2": PassWords("⇇", N_("2 left"), N_("two seats to the left")),
-    "right2": PassWords("⇉", N_("2 right"), N_("two seats to the right")),
-    "hold": PassWords("✕", N_("hold"), N_("nowhere")),
-}
 ALWAYS = {"left": N_("Always pass left"), "right": N_("Always pass right")}  # the cycles of one pass
 
 
@@ -108,15 +86,6 @@ def cycle_choice(cycle: tuple[str, ...], players: int | None) -> str:
     return ngettext("%(cycle)s (%(num)d player only)", "%(cycle)s (%(num)d players only)", players, cycle=listed)
 
 
-def capitalized(words: str) -> str:
-    """The first letter in capitals, the rest as it is (a German noun keeps its capital).
-
-    >>> capitalized("hold, Tausch")
-    'Hold, Tausch'
-    """
-    return words[:1].upper() + words[1:]
-
-
 def cycle_sentence(cycle: tuple[str, ...]) -> str:
     """A pass cycle on the score sheet.
 
@@ -131,21 +100,13 @@ def cycle_sentence(cycle: tuple[str, ...]) -> str:
     return _("%(cycle)s, again", cycle=listed)
 
 
-def signed(points: int) -> str:
-    """Points as a player reads a change to a score.
-
-    >>> signed(26), signed(-10), signed(0)
-    ('+26', '−10', '0')
-    """
-    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
-
-
 @dataclass(frozen=True)
 class MoonWords:
     """What a moon does, in the words of each place that says it, for a moon worth ``points``."""
 
     points: int
     floor: bool  # the subtraction stops at 0
+    off: int | None = None  # what subtracting really takes off a shooter, the floor's, once the shooter is known
 
     @property
     def plus(self) -> str:
@@ -153,7 +114,7 @@ class MoonWords:
 
     @property
     def minus(self) -> str:
-        return signed(-self.points)
+        return signed(-(self.points if self.off is None else self.off))
 
     @property
     def options(self) -> dict[str, str]:
@@ -163,9 +124,16 @@ class MoonWords:
             "subtract": _("Shooter %(minus)s", minus=self.minus),
         }
 
-    def marks(self) -> dict[str, str]:
-        """A moon in the list of hands and on the sheet."""
-        return {"add": self.plus, "subtract": self.minus, "sun": _("sun")}
+    def mark(self, moon: "Moon") -> str:
+        """A moon in the list of hands and on the sheet: what it really moved.
+
+        >>> from .hands import Moon
+        >>> [MoonWords(26, True).mark(Moon(0, option, points)) for option, points in [("add", 26), ("subtract", 19)]]
+        ['+26', '−19']
+        """
+        if moon.option == "sun":
+            return _(MOON_OPTION_WORDS["sun"])
+        return signed(moon.points if moon.option == "add" else -moon.points)
 
     def house_rule(self, rule: str) -> str:
         """The moon panel under a fixed moon rule."""
@@ -179,18 +147,9 @@ class MoonWords:
             return _("others %(plus)s", plus=self.plus)
         return _("%(shooter)s %(minus)s", shooter=shooter, minus=self.minus)
 
-    def choose(self, shooter: str) -> str:
-        """A moon with no option chosen."""
-        return _(
-            "%(shooter)s shot the moon: choose add (others %(plus)s) or subtract (%(shooter)s %(minus)s).",
-            shooter=shooter,
-            plus=self.plus,
-            minus=self.minus,
-        )
-
     def sentence(self, rule: str) -> str:
         """The sheet's rules box."""
-        values = {"plus": self.plus, "minus": self.minus}
+        values = {"plus": self.plus, "minus": signed(-self.points)}  # the rule, whoever shoots
         if rule == "add":
             return _("everyone else %(plus)s.", **values)
         if rule == "subtract" and self.floor:
@@ -229,7 +188,6 @@ FLOOR_CHOICES = {
     True: N_("Never below 0: a shooter with fewer points goes down to 0"),
     False: N_("The full amount: a total may go below 0"),
 }
-FLOOR_LEGEND = N_("When the shooter subtracts")
 TIE_CHOICES = {
     "play-on": N_("Play on until one player alone has the lowest total"),
     "share": N_("Tied lowest players share the win"),
@@ -238,13 +196,13 @@ TIE_SENTENCES = {
     "play-on": N_("play on until one player alone is lowest."),
     "share": N_("the tied players share the win."),
 }
+MOON_OPTION_WORDS = {"add": N_("add"), "subtract": N_("subtract"), "sun": N_("sun")}  # the option a moon used
 OUTCOMES = {
     "wins": N_("ends the game: the shooter wins"),
     "shares": N_("ends the game: the shooter shares the win"),
     "goes-on": N_("the game goes on"),
     "loses": N_("ends the game: someone else wins"),
 }
-EXACT_RESET = N_("Exact reset: a total landing exactly on the target goes back to 0")
 
 
 def said(messages: dict[str, str]) -> dict[str, str]:
@@ -289,18 +247,7 @@ def worth(points: int) -> str:
     >>> worth(10), worth(-10)
     ('10', '−10')
     """
-    return signed(points).removeprefix("+")
-
-
-def listed(items: list[str]) -> str:
-    """Ann; Ann and Ben; Ann, Ben and Cat.
-
-    >>> listed(["Ann", "Ben", "Cat"])
-    'Ann, Ben and Cat'
-    """
-    if len(items) < 2:
-        return "".join(items)
-    return _("%(first)s and %(last)s", first=_(", ").join(items[:-1]), last=items[-1])
+    return total(points)
 
 
 def points_sentence(hearts: int, cards: list[tuple[str, int]], total: int) -> str:
@@ -329,12 +276,3 @@ def bonus_sentence(name: str, card: str, points: int, total: int) -> str:
         points=signed(points),
         total=total,
     )
-
-
-def moon_needs(hearts: int, cards: list[str]) -> str:
-    """What the shooter of a moon takes; ``cards``: each card's object form.
-
-    >>> moon_needs(13, ["the Q♠", "the K♠", "the A♠"])
-    'all 13 hearts, the Q♠, the K♠ and the A♠'
-    """
-    return listed([ngettext("all %(num)d heart", "all %(num)d hearts", hearts), *cards])

@@ -16,7 +16,7 @@ import json
 import os
 import re
 import sqlite3
-import tempfile
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +26,7 @@ from sqlalchemy import select, update
 
 from .. import models, rules, scope
 from ..db import db
+from ..paths import MIGRATIONS
 from . import groups
 from .export import BACKUP_VERSION, EXPORT_FORMAT, ExportedGame, as_json, parsed, read_games
 from .loaded import LoadedGame, UnreadableGame, all_games
@@ -89,10 +90,16 @@ def sqlite_file() -> Path | None:
     return Path(url.database)
 
 
-def restore(source: Path) -> ImportReport:
+SqliteReader = Callable[[Path], dict[str, object]]
+
+
+def restore(source: Path, read_sqlite: SqliteReader) -> ImportReport:
     """Add the groups and games of a backup (SQLite file or JSON export) to the app's database; games already here
-    are skipped. Every group and game is checked first: a broken one stores nothing."""
-    document = read_backup(source)
+    are skipped. Every group and game is checked first: a broken one stores nothing.
+
+    ``read_sqlite`` gives the JSON export of a SQLite backup: the commands read it with an app of its own.
+    """
+    document = read_backup(source, read_sqlite)
     if isinstance(document, dict) and document.get("groups") is not None:
         if not isinstance(document["groups"], list):
             raise rules.RuleError(gettext("This backup's groups are not a list."))
@@ -168,11 +175,11 @@ def into_group(group_id: int, games: list[ExportedGame]) -> ImportReport:
     return store_games(games)
 
 
-def read_backup(source: Path) -> object:
+def read_backup(source: Path, read_sqlite: SqliteReader) -> object:
     with source.open("rb") as file:
         if file.read(len(SQLITE_HEADER)) == SQLITE_HEADER:
             try:
-                return export_of_sqlite(source)
+                return read_sqlite(source)
             except sqlite3.DatabaseError as broken:
                 raise rules.RuleError(gettext("%(file)s is a damaged SQLite database (%(problem)s).", file=source,
                                               problem=broken)) from None  # fmt: skip
@@ -184,37 +191,10 @@ def read_backup(source: Path) -> object:
         raise rules.RuleError(gettext("%(file)s: %(problem)s", file=source, problem=broken.message)) from None
 
 
-def export_of_sqlite(source: Path) -> dict[str, object]:
-    """The JSON export of a SQLite backup, read by an app of its own on a scratch copy.
-
-    The copy is brought up to the current schema on the way, as any older backup needs,
-    and the backup file itself is left as it was.
-    """
-    from .. import StartupError, create_app  # the app factory imports this module's neighbours
-
-    with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "backup.sqlite"
-        with closing(sqlite3.connect(source)) as backup_file, closing(sqlite3.connect(copy)) as scratch_file:
-            backup_file.backup(scratch_file)
-            check_schema(scratch_file, source)
-        try:
-            app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "SECRET_KEY": "restore"}, create=False)
-        except StartupError as failed:
-            raise rules.RuleError(gettext("%(file)s cannot be read as a backup: %(problem)s", file=source,
-                                          problem=failed)) from None  # fmt: skip
-        with app.app_context():
-            document = snapshot()
-            db.session.remove()
-            db.engine.dispose()
-    return document
-
-
 def check_schema(backup: sqlite3.Connection, source: Path) -> None:
     """A RuleError unless the SQLite file holds the app's tables, at a schema this version knows."""
     from alembic.script import ScriptDirectory
     from alembic.util.exc import CommandError
-
-    from .. import migrate
 
     tables = {name for (name,) in backup.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     revision = None
@@ -224,7 +204,7 @@ def check_schema(backup: sqlite3.Connection, source: Path) -> None:
         raise rules.RuleError(gettext("%(file)s is a SQLite database, but not a backup of this app: it holds no games.",
                                       file=source))  # fmt: skip
     try:
-        ScriptDirectory(migrate.directory).get_revision(revision)
+        ScriptDirectory(str(MIGRATIONS)).get_revision(revision)
     except CommandError:
         newer = gettext("%(file)s is a backup from a newer version of the app (schema %(revision)s): update this one, "
                         "then restore it.", file=source, revision=revision)  # fmt: skip

@@ -6,6 +6,7 @@ view the error came from: a game deleted while a request was on its way is a
 """
 
 import io
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from babel import Locale
@@ -42,7 +43,8 @@ def register(app: Flask) -> None:
     app.add_template_filter(decimal)
     app.add_template_filter(percent)
     app.add_template_filter(rules.words.hand_count)
-    app.add_template_filter(rules.words.signed)
+    app.add_template_filter(rules.i18n.signed)
+    app.add_template_filter(rules.i18n.total)
     app.add_template_global(follow_link)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(rules.RuleError, rule_broken)
@@ -106,12 +108,16 @@ def page_helpers() -> dict[str, object]:
         # What the templates say about the rules, in the rules' own words (rules/words.py).
         "OUTCOME_WORDS": rules.words.said(rules.words.OUTCOMES),
         "PASSES": rules.words.PASSES,
+        "MOON_OPTION_WORDS": LocalProxy(lambda: rules.words.said(rules.words.MOON_OPTION_WORDS)),
         "tie_break": rules.words.tie_break,
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
         "pass_line": pass_line,
         "standing_tag": rules.words.standing_tag,
         "hand_rules": hand_rules,
+        "subtract_words": subtract_words,
+        "rule_differences": rules.differences,
+        "cycle_players": rules.house.cycle_players,
         "action": LocalProxy(lambda: ActionForm(formdata=None)),
     }
 
@@ -120,9 +126,20 @@ def pass_line(direction: str) -> str:
     return rules.words.pass_line(direction, rules.PASS_CARDS)
 
 
-def hand_rules(house: rules.HouseRules) -> dict[str, object]:
-    """What the hand form's scripts know of the rules: no number of their own, these facts (static/table.js)."""
+def subtract_words(house: rules.HouseRules, before: Sequence[int]) -> list[str]:
+    """The moon panel's subtract option for each seat that may shoot, the floor's amount in it."""
+    return [rules.moon_words(house, total).options["subtract"] for total in before]
+
+
+def hand_rules(house: rules.HouseRules, before: Sequence[int] | None = None) -> dict[str, object]:
+    """What the hand form's scripts know of the rules: no number of their own, these facts (static/table.js).
+
+    ``before``: the totals before the hand; with the floor, subtracting takes off what each seat has, said seat by seat.
+    """
     moon = rules.moon_words(house)
+    said: dict[str, str | list[str]] = {key: moon.save_label(key, "{shooter}") for key in rules.MOON_OPTIONS}
+    if before is not None and house.subtract_floor:
+        said["subtract"] = [rules.moon_words(house, total).save_label("subtract", "{shooter}") for total in before]
     return {
         "hearts": rules.HEARTS,
         "cards": [
@@ -130,7 +147,7 @@ def hand_rules(house: rules.HouseRules) -> dict[str, object]:
             for card in rules.in_play(house)
         ],
         "heart_points": rules.HEART_POINTS,
-        "moon": None if house.moon == "off" else {key: moon.save_label(key, "{shooter}") for key in rules.MOON_OPTIONS},
+        "moon": None if house.moon == "off" else said,
         "tie_break": rules.words.tie_break(),
     }
 

@@ -68,8 +68,42 @@ def new_game() -> str | Response | tuple[str, int]:
             return redirect(url_for(".game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
     from_last = last is not None and not form.is_submitted() and not request.args.get("preset")
-    page = render_template("table/new.html", form=form, presets=rules.presets(), last=last, rules_from_last=from_last)
+    page = render_template("table/new.html", form=form, presets=rules.presets(), last=last, rules_from_last=from_last,
+                           seats=seats_named(form))  # fmt: skip
     return page, status
+
+
+def seats_named(form: NewGameForm) -> int | None:
+    """The number of players the form names, when it makes a table: the pass cycles offered are theirs."""
+    count = len(form.names())
+    return count if rules.MIN_PLAYERS <= count <= rules.MAX_PLAYERS else None
+
+
+@bp.route("/games/<int:game_id>/change", methods=["GET", "POST"])
+def change_game(game_id: int) -> str | Response | tuple[str, int]:
+    """The house rules and the players' names, changed until the first hand is recorded."""
+    loaded = games.load_game(game_id)
+    if loaded.state.hands:
+        flash(_("The house rules and the names can be changed until the first hand is recorded: undo the hands "
+                "first, or start a new game."), "error")  # fmt: skip
+        return redirect(url_for(".game", game_id=game_id))
+    form = NewGameForm()
+    if not form.is_submitted():
+        form.process(data=NewGameForm.data_from(loaded.players, loaded.rules))
+    if form.validate_on_submit():
+        house = form.house_rules()
+        if house["pass_cycle"] is None:  # the standard cycle of the table's size
+            house["pass_cycle"] = rules.default_pass_cycle(len(loaded.players))
+        try:
+            games.change_game(game_id, {"players": form.names(), "rules": house})
+        except rules.RuleError as broken:
+            show_rule_errors(form, broken)
+        else:
+            flash(_("The house rules and the names are changed."), "done")
+            return redirect(url_for(".game", game_id=game_id))
+    page = render_template("table/new.html", form=form, presets=[], last=None, changing=loaded,
+                           seats=len(loaded.players))  # fmt: skip
+    return page, 422 if form.is_submitted() else 200
 
 
 def starting_data(last: games.LoadedGame | None, preset_key: str | None, same_players: bool) -> dict[str, object]:
@@ -163,7 +197,11 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
     else:
         after, status = None, refused_token(form) or 422
     changes = compare(loaded, after, number)
-    return render_template("table/correct.html", loaded=loaded, form=form, number=number, changes=changes), status
+    before = loaded.state.hands[number - 2].totals if number > 1 else (0,) * len(loaded.players)
+    page = render_template(
+        "table/correct.html", loaded=loaded, form=form, number=number, changes=changes, before=before
+    )
+    return page, status
 
 
 @dataclass(frozen=True)

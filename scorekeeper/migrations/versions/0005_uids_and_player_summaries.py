@@ -1,6 +1,6 @@
 """Games get a uid and never reuse an id; names match across Unicode spellings; each player's summary.
 
-Each game's uid is made from what it holds (scorekeeper/uids.py), so that a backup taken before this
+Each game's uid is made from what it holds (the functions below, frozen), so that a backup taken before this
 update, restored after it, finds its games already here. (The first release of this revision drew random
 uids; 0006 mends the databases it upgraded.)
 
@@ -9,17 +9,84 @@ Revises: 0004
 Create Date: 2026-11-30
 """
 
+import hashlib
+import json
 import unicodedata
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
-
-from scorekeeper import uids
 
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
+
+
+# The content uid as this revision makes it, frozen here: scorekeeper/uids.py may change, this migration never does.
+# The house rules and hand fields of this revision, in its order, each read as its type.
+HOUSE_FIELDS: dict[str, Callable[[Any], object]] = {
+    "target": int,
+    "pass_cycle": str,
+    "moon": str,
+    "sun": bool,
+    "omnibus": bool,
+    "tie": str,
+    "first_dealer": int,
+    "exact_reset": bool,
+}
+HAND_FIELDS = ("queen", "jack", "all_tricks", "moon_option")  # after each seat's hearts
+
+
+def content_uid(names: Sequence[str], house: Mapping[Any, Any], hands: Iterable[Mapping[Any, Any]],
+                created: datetime | None) -> str:  # fmt: skip
+    played = [[*map(int, hand["hearts"]), *(hand.get(name) for name in HAND_FIELDS)] for hand in hands]
+    facts = [
+        [unicodedata.normalize("NFC", name).strip() for name in names],
+        {key: read(house[key]) for key, read in HOUSE_FIELDS.items()},
+        played,
+        created.replace(microsecond=0).isoformat() if created else None,
+    ]
+    return digest_uid(json.dumps(facts, ensure_ascii=False))
+
+
+def digest_uid(text: str) -> str:
+    return uuid.UUID(bytes=hashlib.sha256(text.encode()).digest()[:16], version=4).hex
+
+
+def stored_content_uids(connection: sa.Connection) -> list[tuple[int, str]]:
+    games = sa.table("games", sa.column("id"), sa.column("created_at", sa.DateTime()), *map(sa.column, HOUSE_FIELDS))
+    players = sa.table("players", sa.column("game_id"), sa.column("seat"), sa.column("name"))
+    hands = sa.table("hands", sa.column("game_id"), sa.column("number"), sa.column("hearts", sa.JSON()),
+                     *map(sa.column, HAND_FIELDS))  # fmt: skip
+    names: dict[int, list[str]] = defaultdict(list)
+    for game_id, name in connection.execute(sa.select(players.c.game_id, players.c.name).order_by("game_id", "seat")):
+        names[game_id].append(name)
+    played: dict[int, list[Mapping[Any, Any]]] = defaultdict(list)
+    for hand in connection.execute(sa.select(hands).order_by("game_id", "number")).mappings():
+        played[hand["game_id"]].append(hand)
+    return [
+        (game["id"], content_uid(names[game["id"]], game, played[game["id"]], game["created_at"]))
+        for game in connection.execute(sa.select(games).order_by("id")).mappings()
+    ]
+
+
+def fill(connection: sa.Connection, column: str) -> None:
+    """Write each stored game's content uid in its ``column``; a second copy of one game gets a uid of its own."""
+    games = sa.table("games", sa.column("id", sa.Integer()), sa.column(column, sa.String(32)))
+    copies: Counter[str] = Counter()
+    chosen = {}
+    for game_id, uid in stored_content_uids(connection):
+        copies[uid] += 1
+        chosen[game_id] = uid if copies[uid] == 1 else digest_uid(f"{uid} copy {copies[uid]}")
+    if chosen:
+        change = games.update().where(games.c.id == sa.bindparam("game")).values({column: sa.bindparam("made")})
+        connection.execute(change, [{"game": game, "made": uid} for game, uid in chosen.items()])
+
 
 NAME_KEY_MAX = 72  # three times the 24 characters of a name: case-folding "ﬃ" gives "ffi"
 SUMMED = ("finished", "wins", "shared_wins", "points", "hands", "moons", "queens")
@@ -33,7 +100,7 @@ def name_key(name: str) -> str:
 def upgrade() -> None:
     sqlite = op.get_bind().dialect.name == "sqlite"
     op.add_column("games", sa.Column("uid", sa.String(32), nullable=True))
-    uids.fill(op.get_bind(), "uid")
+    fill(op.get_bind(), "uid")
     # On SQLite only AUTOINCREMENT stops a deleted game's id being given again (PostgreSQL's sequences
     # never reuse one), and only a new table gets it: the one copy here, with every change to games.
     with op.batch_alter_table(
