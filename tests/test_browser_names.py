@@ -142,3 +142,23 @@ def test_three_players_names_that_fit_are_not_cut(phone, client, live_server, sc
     for chip in chips.all():
         assert chip.bounding_box()["height"] < 50  # one line of a 44 px chip, not two
     assert shown_text(page.locator(".hands thead th").nth(1)) == "Anneliese"
+
+
+PASS_LINES = """() => [...document.querySelectorAll('.passes li')].map(li => ({
+  text: li.innerText, over: li.scrollWidth > li.clientWidth + 0.5 || li.getBoundingClientRect().right > innerWidth}))"""
+
+
+@pytest.mark.parametrize("names", [["Alexandra", "Alexander", "Christina", "Christopher", "Christiane"],
+                                   ["Anneliese", "Bartholomew", "Maximiliane"]])  # fmt: skip
+def test_each_pass_is_one_line_that_fits_at_360_px(phone, client, live_server, names):
+    """A short name is never split at its "…" ("Chri…" above "ane"), nor pushed past the screen's edge."""
+    game = client.post("/api/games", json={"players": names}).json["id"]
+    for _hand in range(2):  # the passes of hand 1 (left) and hand 2 (right)
+        page = phone(f"{live_server}/games/{game}")
+        passes = page.evaluate(PASS_LINES)
+        assert len(passes) == len(names)
+        assert [p["text"] for p in passes if p["over"]] == []
+        heights = page.eval_on_selector_all(".passes li", "items => items.map(li => li.offsetHeight)")
+        assert len(set(heights)) == 1  # one line each
+        hand = {"hearts": [0] * (len(names) - 1) + [13], "queen": 0}
+        assert client.post(f"/api/games/{game}/hands", json=hand).status_code == 201
