@@ -188,10 +188,6 @@ def corrected(loaded: LoadedGame, number: int, facts: Mapping[str, object]) -> t
     return hand, rules.replay(len(loaded.players), loaded.rules, hands)
 
 
-def preview_correction(game_id: int, number: int, facts: Mapping[str, object]) -> rules.GameState:
-    return corrected(load_game(game_id), number, facts)[1]
-
-
 def correction_preview(game_id: int, number: int, facts: Mapping[str, object]) -> Preview:
     """What correcting hand ``number`` would give, nothing stored; a missing moon choice follows the advice,
     given on the totals before that hand."""

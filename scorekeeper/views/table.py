@@ -186,7 +186,7 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
         form.fill(loaded.state.hands[number - 1])
     elif form.validate_on_submit():
         try:
-            after = games.preview_correction(game_id, number, form.facts())
+            after = games.correction_preview(game_id, number, form.facts()).state
             if not request.form.get("preview"):
                 games.correct_hand(game_id, number, form.facts())
                 flash(_("Hand %(number)d corrected; the totals after it are recomputed.", number=number), "done")
