@@ -13,7 +13,7 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import config, group_scope, guard, i18n, minify, opening, scope, sites
+from . import config, group_scope, guard, i18n, minify, scope, sites, startup
 from . import db as database
 from .config import StartupError, database_url, proxy_count
 from .db import db
@@ -68,9 +68,9 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(instance)
 
-    opening.sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"], instance, create=create)
+    startup.sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"], instance, create=create)
     app.url_map.converters["int"] = RowNumber
-    with opening.failures(config.database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)):
+    with startup.failures(config.database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)):
         database.init_app(app)  # loads the database's driver
     scope.init_session(db.session)
     summary.init_session(db.session)
@@ -86,7 +86,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
         try:
-            app.extensions["first_group"] = opening.open_database(app, create=create, writes=writes)
+            app.extensions["first_group"] = startup.open_database(app, create=create, writes=writes)
         finally:
             release_connections()  # also when the database cannot be used: a command goes on after a StartupError
     return app

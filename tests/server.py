@@ -67,25 +67,31 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
             yield server
 
 
-def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 20) -> str:
-    """The server's address, once it has said where it listens and answers there."""
-    deadline = time.monotonic() + seconds
-    base = None
-    while time.monotonic() < deadline:
+def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 20, starting: float = 900) -> str:
+    """The server's address, once it has said where it listens and answers there.
+
+    Whatever comes first (a block of the README installs the app) may take minutes on a busy machine: the
+    server has ``starting`` seconds to say where it listens, as a cap on a hang, then ``seconds`` to answer.
+    """
+    said_by, answer_by = time.monotonic() + starting, None
+    while True:
         log.seek(0)
         output = log.read().decode(errors="replace")
         if process.poll() is not None:
             raise RuntimeError("the server stopped: " + output)
         listening = re.search(r"Listening on (http://127\.0\.0\.1:\d+)", output)
-        base = listening.group(1) if listening else None
-        try:
-            if base:
-                urllib.request.urlopen(base + path, timeout=1).close()
-                return base
-        except OSError:
-            pass
+        if listening:
+            answer_by = answer_by or time.monotonic() + seconds
+            try:
+                urllib.request.urlopen(listening.group(1) + path, timeout=1).close()
+                return listening.group(1)
+            except OSError:
+                pass
+        if answer_by is not None and time.monotonic() > answer_by:
+            raise RuntimeError(f"the server did not answer within {seconds} s of saying where it listens")
+        if answer_by is None and time.monotonic() > said_by:
+            raise RuntimeError(f"the server did not say where it listens within {starting} s: " + output[-2000:])
         time.sleep(0.1)
-    raise RuntimeError(f"the server did not answer within {seconds} s")
 
 
 def call(method: str, url: str, body: object = None) -> tuple[int, dict]:

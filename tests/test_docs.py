@@ -195,7 +195,7 @@ def serve(commands: str, env: dict[str, str], clone: Path) -> None:
             ["bash", "-c", commands], cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
-            wait_until_up(shell, log, "/", seconds=120)
+            wait_until_up(shell, log, "/")
         finally:
             os.killpg(shell.pid, signal.SIGTERM)
             shell.wait(timeout=30)

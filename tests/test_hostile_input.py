@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import create_app, instance_secret, opening, rules
+from scorekeeper import create_app, instance_secret, rules, startup
 from scorekeeper.db import db
 from scorekeeper.models import Game, Player
 from scorekeeper.service import games, restore
@@ -319,7 +319,7 @@ def test_a_deleted_games_id_is_never_given_again(table, client):
 
 def test_the_secret_key_and_the_database_are_private_from_the_start(tmp_path):
     instance_secret(tmp_path)
-    opening.sqlite_file("sqlite:///scores.sqlite", tmp_path, create=True)
+    startup.sqlite_file("sqlite:///scores.sqlite", tmp_path, create=True)
     for name in ("secret_key", "scores.sqlite"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
 

@@ -1,7 +1,7 @@
 """Each seat's record, replayed from the hands, for the players' pages.
 
 The columns start at zero: the app replays every game once after any upgrade
-(scorekeeper.opening.open_database), with the rules of the code that runs then.
+(scorekeeper.startup.open_database), with the rules of the code that runs then.
 
 Revision ID: 0002
 Revises: 0001
