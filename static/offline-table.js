@@ -29,14 +29,29 @@ function lookup() {
   rules = JSON.parse(document.getElementById("hand-form").dataset.rules); // the cards and their points
 }
 
-// The one reading of the rules the page does without the server (the server is away): who shot the moon (every
-// heart and every card a moon needs), and a hand's raw points, the hearts and each card at the points the form
-// carries. Moons, the sun, resets and the end of the game stay with the rules core: a moon recorded offline
-// shows "moon: scored when back online" and adds nothing.
-function shooterOf(hand) {
-  var seat = hand.hearts.indexOf(rules.hearts);
-  if (!rules.moon || seat === -1) return null;
-  return rules.cards.every(function (card) { return !card.moon || hand[card.key] === seat; }) ? seat : null;
+// A moon is the server's to say: the page carries every moon the next hand could be, precomputed by the rules core
+// (the offline facts' `moons`), and finds the one with the facts entered. Its options, totals, scores and advice
+// hold for the hand right after the server's last (`facts.next`); a moon later than that shows its shooter, and is
+// scored when back online. The one sum the page does without the server is a hand's raw points, the hearts and
+// each card at the points the form carries; the sun, resets and the end of the game stay with the rules core.
+function same(a, b) {
+  return JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b);
+}
+function moonOf(hand) {
+  return facts.moons.filter(function (moon) {
+    return Object.keys(moon.hand).every(function (key) { return same(hand[key], moon.hand[key]); });
+  })[0] || null;
+}
+// The precomputed answer for `hand`, numbered `number`: its moon as the server would work it out, else null.
+function answerOf(hand, number) {
+  var moon = moonOf(hand);
+  return moon && moon.moon && number === facts.next ? moon.moon : null;
+}
+// The option a waiting moon was recorded with, and what it gives; null when the server must still score it.
+function scoredMoon(hand) {
+  var moon = answerOf(hand, hand.number);
+  if (!moon) return null;
+  return moon.options[hand.moon_option || moon.advice] || null;
 }
 function rawPoints(hand) {
   return hand.hearts.map(function (hearts, seat) {
@@ -46,10 +61,13 @@ function rawPoints(hand) {
   });
 }
 
-// The hand form's preview while offline: a moon's shooter (its options wait for the server), nothing else.
+// The hand form's preview while offline: a moon, with its options when they are known (the hand the form asks
+// for is the server's next: no hand waits before it), nothing else.
 function preview(hand) {
-  var shooter = shooterOf(hand);
-  return Promise.resolve({ moon: shooter === null ? null : { shooter: shooter, options: null } });
+  var moon = moonOf(hand);
+  if (!moon || !moon.moon) return Promise.resolve({ moon: null });
+  var known = outbox.waiting(game).length === 0 ? answerOf(hand, facts.next) : null;
+  return Promise.resolve({ moon: known || { shooter: moon.shooter, options: null } });
 }
 
 function element(tag, text, className) {
@@ -62,7 +80,9 @@ function element(tag, text, className) {
 function showTotals(queue) {
   var totals = facts.totals.slice();
   queue.forEach(function (hand) {
-    if (shooterOf(hand) === null) rawPoints(hand).forEach(function (points, at) { totals[at] += points; });
+    var scored = scoredMoon(hand);
+    if (scored) totals = scored.totals.slice();
+    else if (!moonOf(hand)) rawPoints(hand).forEach(function (points, at) { totals[at] += points; });
   });
   totals.forEach(function (total, at) {
     var shown = document.querySelector('[data-total="' + at + '"]');
@@ -90,14 +110,17 @@ function showWaiting(queue) {
   queue.forEach(function (hand) {
     var row = element("tr", undefined, "waiting");
     row.appendChild(element("th", String(hand.number))).scope = "row";
-    var moon = shooterOf(hand);
-    rawPoints(hand).forEach(function (points, at) {
-      var words = moon === null ? (points ? (points > 0 ? "+" : "") + points : "0") : at === moon ? _("moon: scored when back online") : "";
-      row.appendChild(element("td", words));
+    var moon = moonOf(hand);
+    var scored = scoredMoon(hand);
+    var points = scored ? scored.scores : moon ? null : rawPoints(hand);
+    names.forEach(function (_name, at) {
+      row.appendChild(element("td", points ? (points[at] > 0 ? "+" : "") + points[at] : ""));
     });
     row.appendChild(element("td"));
     var note = element("tr", undefined, "waiting-note");
     var words = _("Hand %(number)d: waiting to be sent", { number: hand.number });
+    // A moon the page cannot score says so across the whole row, where the words fit
+    if (moon && !scored) words += " · " + _("moon: scored when back online");
     note.appendChild(element("td", words)).colSpan = names.length + 2;
     body.prepend(row);
     body.prepend(note);

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from .. import guard, minify, rules, script_words
 from ..group_scope import any_page, site_page
 from ..rules.describe import card_name
-from ..service import games
+from ..service import games, serialize
 
 bp = Blueprint("app_shell", __name__)
 bp.add_app_template_global(script_words.script_words)
@@ -123,9 +123,12 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
     """What the table page needs to keep going with no network, worked out here while online.
 
     The page gets no second copy of the rules: the next hands' dealers and passes come
-    precomputed by the rules core; the one sum it may do is a hand's raw points, with the cards'
+    precomputed by the rules core, and so does every moon the next hand could be (``moons``: the
+    hand's facts, its shooter, and the options, totals, scores and advice it would get), which the
+    page looks up by the facts entered; the one sum it may do is a hand's raw points, with the cards'
     points the hand form carries (views/common.hand_rules).
     """
+    card_keys = [card.key for card in rules.in_play(loaded.rules)]
     return {
         "game": loaded.id,
         "players": loaded.players,
@@ -142,6 +145,19 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
                 "passes": hand.passes,
             }
             for hand in loaded.state.hands_ahead(HANDS_AHEAD)
+        ],
+        "next": len(loaded.state.hands) + 1,  # the hand the moons' answers are for
+        "moons": [
+            {
+                "hand": {
+                    "hearts": list(hand.hearts),
+                    **{key: getattr(hand, key) for key in card_keys},
+                    **({"all_tricks": hand.all_tricks} if loaded.rules.sun else {}),
+                },
+                "shooter": shooter,
+                "moon": serialize.moon_json(advice, scores=True),
+            }
+            for hand, shooter, advice in rules.possible_moons(loaded.state)
         ],
         "record": url_for("api.record_hand", game_id=loaded.id),
         "game_url": url_for("api.game", game_id=loaded.id),
