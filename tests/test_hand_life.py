@@ -8,7 +8,16 @@ from server import ROOT
 
 pytestmark = pytest.mark.browser
 ORIGIN = "http://scripts.test"
-PURE = ("hand-life.js", "draft.js", "words.js", "outbox.js", "conflict.js", "offline-table.js", "hand-form.js")
+PURE = (
+    "hand-life.js",
+    "hand-entry.js",
+    "draft.js",
+    "words.js",
+    "outbox.js",
+    "conflict.js",
+    "offline-table.js",
+    "hand-form.js",
+)
 
 
 @pytest.fixture

@@ -37,6 +37,7 @@ SHELL_FILES = (
         "display.css",
         "table.js",
         "hand-form.js",
+        "hand-entry.js",
         "save.js",
         "hand-life.js",
         "draft.js",
