@@ -6,6 +6,7 @@ import * as outbox from "./outbox.js";
 import * as conflicts from "./conflict.js";
 import { _, ngettext, pieces } from "./words.js";
 import { nextAfter as nextNumber } from "./hand-life.js";
+import * as hands from "./offline-hands.js";
 
 var SAID_FOR = 5000; // ms "2 hands sent" stays up
 var table; // the page, as table.js hands it over: its addresses, renumber(number), sent(), words()
@@ -29,45 +30,9 @@ function lookup() {
   rules = JSON.parse(document.getElementById("hand-form").dataset.rules); // the cards and their points
 }
 
-// A moon is the server's to say: the page carries every moon the next hand could be, precomputed by the rules core
-// (the offline facts' `moons`), and finds the one with the facts entered. Its options, totals, scores and advice
-// hold for the hand right after the server's last (`facts.next`); a moon later than that shows its shooter, and is
-// scored when back online. The one sum the page does without the server is a hand's raw points, the hearts and
-// each card at the points the form carries; the sun, resets and the end of the game stay with the rules core.
-function same(a, b) {
-  return JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b);
-}
-function moonOf(hand) {
-  return facts.moons.filter(function (moon) {
-    return Object.keys(moon.hand).every(function (key) { return same(hand[key], moon.hand[key]); });
-  })[0] || null;
-}
-// The precomputed answer for `hand`, numbered `number`: its moon as the server would work it out, else null.
-function answerOf(hand, number) {
-  var moon = moonOf(hand);
-  return moon && moon.moon && number === facts.next ? moon.moon : null;
-}
-// The option a waiting moon was recorded with, and what it gives; null when the server must still score it.
-function scoredMoon(hand) {
-  var moon = answerOf(hand, hand.number);
-  if (!moon) return null;
-  return moon.options[hand.moon_option || moon.advice] || null;
-}
-function rawPoints(hand) {
-  return hand.hearts.map(function (hearts, seat) {
-    return rules.cards.reduce(function (sum, card) {
-      return sum + (hand[card.key] === seat ? card.points : 0);
-    }, (hearts || 0) * rules.heart_points);
-  });
-}
-
-// The hand form's preview while offline: a moon, with its options when they are known (the hand the form asks
-// for is the server's next: no hand waits before it), nothing else.
+// The hand form's preview while offline: a moon's options when they are known (offline-hands.js), nothing else.
 function preview(hand) {
-  var moon = moonOf(hand);
-  if (!moon || !moon.moon) return Promise.resolve({ moon: null });
-  var known = outbox.waiting(game).length === 0 ? answerOf(hand, facts.next) : null;
-  return Promise.resolve({ moon: known || { shooter: moon.shooter, options: null } });
+  return Promise.resolve(hands.preview(facts, hand, outbox.waiting(game).length === 0));
 }
 
 function element(tag, text, className) {
@@ -78,13 +43,7 @@ function element(tag, text, className) {
 }
 
 function showTotals(queue) {
-  var totals = facts.totals.slice();
-  queue.forEach(function (hand) {
-    var scored = scoredMoon(hand);
-    if (scored) totals = scored.totals.slice();
-    else if (!moonOf(hand)) rawPoints(hand).forEach(function (points, at) { totals[at] += points; });
-  });
-  totals.forEach(function (total, at) {
+  hands.totalsAfter(facts, rules, queue).forEach(function (total, at) {
     var shown = document.querySelector('[data-total="' + at + '"]');
     if (shown) shown.textContent = total;
   });
@@ -110,17 +69,13 @@ function showWaiting(queue) {
   queue.forEach(function (hand) {
     var row = element("tr", undefined, "waiting");
     row.appendChild(element("th", String(hand.number))).scope = "row";
-    var moon = moonOf(hand);
-    var scored = scoredMoon(hand);
-    var points = scored ? scored.scores : moon ? null : rawPoints(hand);
-    names.forEach(function (_name, at) {
-      row.appendChild(element("td", points ? (points[at] > 0 ? "+" : "") + points[at] : ""));
-    });
+    var shown = hands.waitingRow(facts, rules, hand);
+    names.forEach(function (_name, at) { row.appendChild(element("td", shown.cells ? shown.cells[at] : "")); });
     row.appendChild(element("td"));
     var note = element("tr", undefined, "waiting-note");
     var words = _("Hand %(number)d: waiting to be sent", { number: hand.number });
     // A moon the page cannot score says so across the whole row, where the words fit
-    if (moon && !scored) words += " · " + _("moon: scored when back online");
+    if (shown.unscored) words += " · " + _("moon: scored when back online");
     note.appendChild(element("td", words)).colSpan = names.length + 2;
     body.prepend(row);
     body.prepend(note);

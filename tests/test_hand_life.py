@@ -16,6 +16,7 @@ PURE = (
     "outbox.js",
     "conflict.js",
     "offline-table.js",
+    "offline-hands.js",
     "hand-form.js",
 )
 

@@ -46,6 +46,7 @@ SHELL_FILES = (
         "offline.js",
         "outbox.js",
         "offline-table.js",
+        "offline-hands.js",
         "conflict.js",
         "words.js",
     ),
@@ -129,7 +130,6 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
     page looks up by the facts entered; the one sum it may do is a hand's raw points, with the cards'
     points the hand form carries (views/common.hand_rules).
     """
-    card_keys = [card.key for card in rules.in_play(loaded.rules)]
     return {
         "game": loaded.id,
         "players": loaded.players,
@@ -148,21 +148,29 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
             for hand in loaded.state.hands_ahead(HANDS_AHEAD)
         ],
         "next": len(loaded.state.hands) + 1,  # the hand the moons' answers are for
-        "moons": [
-            {
-                "hand": {
-                    "hearts": list(hand.hearts),
-                    **{key: getattr(hand, key) for key in card_keys},
-                    **({"all_tricks": hand.all_tricks} if loaded.rules.sun else {}),
-                },
-                "shooter": shooter,
-                "moon": serialize.moon_json(advice, scores=True),
-            }
-            for hand, shooter, advice in rules.possible_moons(loaded.state)
-        ],
+        "moons": offline_moons(loaded.state),
         "record": url_for("api.record_hand", game_id=loaded.id),
         "game_url": url_for("api.game", game_id=loaded.id),
     }
+
+
+def offline_moons(state: rules.GameState) -> list[dict[str, object]]:
+    """Every moon the next hand could be, as the table page looks it up offline: the hand's facts as the form gives
+    them, its shooter, and its options (totals, scores, outcome) and advice, None for a sun."""
+    house = state.rules
+    card_keys = [card.key for card in rules.in_play(house)]
+    return [
+        {
+            "hand": {
+                "hearts": list(hand.hearts),
+                **{key: getattr(hand, key) for key in card_keys},
+                **({"all_tricks": hand.all_tricks} if house.sun else {}),
+            },
+            "shooter": shooter,
+            "moon": serialize.moon_json(advice, scores=True),
+        }
+        for hand, shooter, advice in rules.possible_moons(state)
+    ]
 
 
 @bp.app_template_filter()
