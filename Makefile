@@ -26,7 +26,7 @@ endif
 KEYWORDS := -k lazy_gettext -k N_ -k N_:1,2,2t -k NP_:1c,2
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run dev test test-fast lint format lock clean messages
+.PHONY: run dev test test-fast test-js lint format lock clean messages
 
 run: $(VENV)/.run-deps $(CATALOGS)
 	$(VENV)/bin/scorekeeper serve
@@ -35,12 +35,17 @@ dev: $(VENV)/.run-deps $(CATALOGS)
 	$(VENV)/bin/flask --app scorekeeper run --debug \
 		--host $(firstword $(subst :, ,$(DEV_BIND))) --port $(lastword $(subst :, ,$(DEV_BIND)))
 
-test: $(VENV)/.test-deps $(CATALOGS) lint
+test: $(VENV)/.test-deps $(CATALOGS) lint test-js
 	$(PY) -m pytest
 
 # Everything but the tests that drive a browser or start the production server: the answer while changing code.
-test-fast: $(VENV)/.test-deps $(CATALOGS) lint
+test-fast: $(VENV)/.test-deps $(CATALOGS) lint test-js
 	$(PY) -m pytest -m "not browser and not server"
+
+# The page scripts' pure modules (no DOM), under Node's own runner: Debian's nodejs, no npm packages.
+test-js:
+	@command -v node >/dev/null || { echo "node is missing: apt-get install nodejs" >&2; exit 1; }
+	node --test tests/js/
 
 lint: $(VENV)/.test-deps
 	$(VENV)/bin/ruff check .

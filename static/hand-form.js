@@ -1,17 +1,18 @@
-// The hand form, on the table page (table.js) and the correct-a-hand page (correct.js): what is entered, what
-// it still lacks and where, the last row filled in, and the live check above Save. No rule is written here: the
+// The hand form, on the table page (table.js) and the correct-a-hand page (correct.js): the chips read into an entry,
+// and what hand-entry.js makes of it drawn (what it still lacks and where, the last row filled in, the live check
+// above Save, what Save says). No rule is written here: the
 // hearts in a hand, the penalty cards and the moon's words come with the form (data-rules, from the rules core);
 // the scores, the moon and its options come from the preview the page asks for.
 //
 // `hooks`, each optional: preview(facts) -> a promise of the preview's answer; complete(facts), each time the hand
 // on the form is complete; tapped(), on each tap; changed(), after each tap and preview (the page draws Save).
-import { _, ngettext } from "./words.js";
+import { _ } from "./words.js";
+import * as entries from "./hand-entry.js";
 
 function handForm(form, hooks) {
   var players = JSON.parse(form.dataset.players);
   var short = form.dataset.short ? JSON.parse(form.dataset.short) : players;
   var rules = JSON.parse(form.dataset.rules);
-  var HEARTS = rules.hearts;
   var live = form.querySelector("#live-check");
   var panel = form.querySelector("#moon-panel"); // none when the game plays no moon
   var button = form.querySelector(".save-bar [type=submit]");
@@ -32,19 +33,22 @@ function handForm(form, hooks) {
     return value === null ? null : Number(value);
   }
   function hearts(seat) { return checked("hearts-" + seat); }
-  function total() {
-    return players.reduce(function (sum, _, seat) { return sum + (hearts(seat) || 0); }, 0);
-  }
   function row(seat) { return form.querySelector("#hearts-" + seat); }
-  function open() {
-    return players.map(function (_, seat) { return seat; }).filter(function (seat) { return !touched[seat]; });
+
+  // What is entered, as hand-entry.js reads it.
+  function entry() {
+    var cards = {};
+    rules.cards.forEach(function (card) { cards[card.key] = checked(card.key); });
+    return {
+      hearts: players.map(function (_name, seat) { return hearts(seat); }), cards: cards,
+      touched: Object.keys(touched).map(Number), option: moonOn() ? chosen("moon_option") : null
+    };
   }
 
   function fillLast() {
-    var left = open();
-    if (left.length !== 1) return;
-    var rest = HEARTS - (total() - (hearts(left[0]) || 0));
-    var chip = form.querySelector('input[name="hearts-' + left[0] + '"][value="' + rest + '"]');
+    var last = entries.lastRow(entry(), rules);
+    if (!last) return;
+    var chip = form.querySelector('input[name="hearts-' + last.seat + '"][value="' + last.count + '"]');
     if (chip) chip.checked = true;
   }
 
@@ -61,34 +65,9 @@ function handForm(form, hooks) {
     return body;
   }
 
-  // The first penalty card nobody was said to take.
-  function cardMissing() {
-    return rules.cards.filter(function (card) { return checked(card.key) === null; })[0] || null;
-  }
-
-  function heartsWords(count) {
-    var values = { count: count, hearts: HEARTS };
-    if (count < HEARTS) {
-      return ngettext("%(count)d of %(hearts)d hearts: %(num)d missing", "%(count)d of %(hearts)d hearts: %(num)d missing",
-        HEARTS - count, values);
-    }
-    return ngettext("%(count)d of %(hearts)d hearts: %(num)d too many", "%(count)d of %(hearts)d hearts: %(num)d too many",
-      count - HEARTS, values);
-  }
-
   // What the hand still lacks, and where: Save never sends a hand the page knows is incomplete.
   function missing() {
-    var count = total();
-    if (count !== HEARTS) {
-      var left = open();
-      var seat = count < HEARTS && left.length ? left[0] : lastRow;
-      var row = _("%(problem)s · check %(name)s’s row", { problem: heartsWords(count), name: players[seat] });
-      return { key: "hearts-" + seat, message: row };
-    }
-    var card = cardMissing();
-    if (card) return { key: card.key, message: card.ask };
-    if (moonOn() && chosen("moon_option") === null) return { key: "moon_option", message: _("Choose the moon option.") };
-    return null;
+    return entries.missing(entry(), rules, players, lastRow, moonOn());
   }
 
   function say(words, kind) {
@@ -116,10 +95,7 @@ function handForm(form, hooks) {
   }
 
   function label() {
-    var option = moonOn() ? chosen("moon_option") : null;
-    if (option === null || shooter === null || !rules.moon) return button.dataset.label;
-    var said = rules.moon[option]; // with the floor, subtracting says each seat's own amount
-    return button.dataset.label + " · " + (Array.isArray(said) ? said[shooter] : said).replace("{shooter}", short[shooter]);
+    return entries.saveLabel(button.dataset.label, rules, moonOn() ? chosen("moon_option") : null, shooter, short);
   }
 
   function hideMoon() {
@@ -137,13 +113,6 @@ function handForm(form, hooks) {
     return import("./moon.js").then(function (module) { module.show(panel, moon, players, short, pickedByHand); });
   }
 
-  function scoresWords(body) {
-    var words = _("This hand: %(scores)s", { scores: body.scores.map(function (s, seat) {
-      return short[seat] + " " + (s > 0 ? "+" : "") + s;
-    }).join(", ") });
-    return body.tie_break ? words + " · " + rules.tie_break : words;
-  }
-
   function ask() {
     var mine = ++asked;
     hooks.preview(facts()).then(function (body) {
@@ -155,21 +124,18 @@ function handForm(form, hooks) {
         changed();
         if (held) return;
         if (body.moon) say(_("%(name)s shot the moon: the options are above.", { name: players[body.moon.shooter] }), "ok");
-        else if (body.scores) say(scoresWords(body), "ok");
+        else if (body.scores) say(entries.scoresWords(body.scores, body.tie_break, rules, short), "ok");
       });
     }).catch(function () { /* no answer: the server checks the hand again on Save */ });
   }
 
   function check() {
-    var count = total();
-    var card = cardMissing();
+    var now = entry();
+    var said = entries.check(now, rules);
     latest = null;
-    if (count !== HEARTS) hideMoon();
-    var words = count === 0 || count === HEARTS ? _("%(count)d of %(hearts)d hearts", { count: count, hearts: HEARTS })
-      : heartsWords(count);
-    if (count === HEARTS && card) words += " · " + card.ask.charAt(0).toLowerCase() + card.ask.slice(1);
-    if (!held) say(words, count === HEARTS && !card ? "ok" : count === 0 || count === HEARTS ? "" : "problem");
-    if (count === HEARTS && !card) {
+    if (entries.counted(now) !== rules.hearts) hideMoon();
+    if (!held) say(said.words, said.kind);
+    if (said.complete) {
       if (hooks.preview) ask();
       if (hooks.complete) hooks.complete(facts());
     }

@@ -6,6 +6,7 @@ import * as outbox from "./outbox.js";
 import * as conflicts from "./conflict.js";
 import { _, ngettext, pieces } from "./words.js";
 import { nextAfter as nextNumber } from "./hand-life.js";
+import * as hands from "./offline-hands.js";
 
 var SAID_FOR = 5000; // ms "2 hands sent" stays up
 var table; // the page, as table.js hands it over: its addresses, renumber(number), sent(), words()
@@ -29,27 +30,9 @@ function lookup() {
   rules = JSON.parse(document.getElementById("hand-form").dataset.rules); // the cards and their points
 }
 
-// The one reading of the rules the page does without the server (the server is away): who shot the moon (every
-// heart and every card a moon needs), and a hand's raw points, the hearts and each card at the points the form
-// carries. Moons, the sun, resets and the end of the game stay with the rules core: a moon recorded offline
-// shows "moon: scored when back online" and adds nothing.
-function shooterOf(hand) {
-  var seat = hand.hearts.indexOf(rules.hearts);
-  if (!rules.moon || seat === -1) return null;
-  return rules.cards.every(function (card) { return !card.moon || hand[card.key] === seat; }) ? seat : null;
-}
-function rawPoints(hand) {
-  return hand.hearts.map(function (hearts, seat) {
-    return rules.cards.reduce(function (sum, card) {
-      return sum + (hand[card.key] === seat ? card.points : 0);
-    }, (hearts || 0) * rules.heart_points);
-  });
-}
-
-// The hand form's preview while offline: a moon's shooter (its options wait for the server), nothing else.
+// The hand form's preview while offline: a moon's options when they are known (offline-hands.js), nothing else.
 function preview(hand) {
-  var shooter = shooterOf(hand);
-  return Promise.resolve({ moon: shooter === null ? null : { shooter: shooter, options: null } });
+  return Promise.resolve(hands.preview(facts, hand, outbox.waiting(game).length === 0));
 }
 
 function element(tag, text, className) {
@@ -60,11 +43,7 @@ function element(tag, text, className) {
 }
 
 function showTotals(queue) {
-  var totals = facts.totals.slice();
-  queue.forEach(function (hand) {
-    if (shooterOf(hand) === null) rawPoints(hand).forEach(function (points, at) { totals[at] += points; });
-  });
-  totals.forEach(function (total, at) {
+  hands.totalsAfter(facts, rules, queue).forEach(function (total, at) {
     var shown = document.querySelector('[data-total="' + at + '"]');
     if (shown) shown.textContent = total;
   });
@@ -90,14 +69,13 @@ function showWaiting(queue) {
   queue.forEach(function (hand) {
     var row = element("tr", undefined, "waiting");
     row.appendChild(element("th", String(hand.number))).scope = "row";
-    var moon = shooterOf(hand);
-    rawPoints(hand).forEach(function (points, at) {
-      var words = moon === null ? (points ? (points > 0 ? "+" : "") + points : "0") : at === moon ? _("moon: scored when back online") : "";
-      row.appendChild(element("td", words));
-    });
+    var shown = hands.waitingRow(facts, rules, hand);
+    names.forEach(function (_name, at) { row.appendChild(element("td", shown.cells ? shown.cells[at] : "")); });
     row.appendChild(element("td"));
     var note = element("tr", undefined, "waiting-note");
     var words = _("Hand %(number)d: waiting to be sent", { number: hand.number });
+    // A moon the page cannot score says so across the whole row, where the words fit
+    if (shown.unscored) words += " · " + _("moon: scored when back online");
     note.appendChild(element("td", words)).colSpan = names.length + 2;
     body.prepend(row);
     body.prepend(note);

@@ -62,3 +62,13 @@ def test_a_python_too_old_to_make_the_venv_with_is_said_before_anything_is_insta
     assert made.returncode == 2 and not (clone / ".venv").exists()
     assert f"{old} is not Python 3.11 or newer, which the app needs: install one, then name it, e.g. make " \
            "PYTHON=python3.12 run." in made.stderr  # fmt: skip
+
+
+def test_the_page_scripts_tests_say_how_to_get_node_when_it_is_missing(clone):
+    """`make test` runs `node --test tests/js/`: with no node, it stops and names the package to install."""
+    env = {"PATH": str(clone / "no-node-here")}
+    ran = subprocess.run(
+        [shutil.which("make"), "test-js"], cwd=clone, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert ran.returncode != 0
+    assert "node is missing: apt-get install nodejs" in ran.stderr

@@ -60,13 +60,12 @@ def test_hands_saved_offline_survive_a_reload_and_reach_the_server_once_in_order
     assert table.game()["totals"] == [4, 15, 12, 21]
 
 
-def test_a_moon_recorded_offline_waits_for_the_server_to_score_it(page, context, live_server, table):
+def test_a_moon_recorded_offline_is_scored_as_the_server_said_while_online(page, context, live_server, table):
     table.start_game()
     open_offline(page, context, f"{live_server}/games/{table.game_id}")
-    enter_hand(page, [0, 13, 0, 0], 1)  # no moon option chosen yet: the form asks, nothing is queued
-    expect(page.locator("tr.waiting")).to_have_count(0)
-    enter_hand(page, [0, 13, 0, 0], 1, moon="Everyone else +26")
-    expect(page.locator("tr.waiting")).to_contain_text("moon: scored when back online")
+    enter_hand(page, [0, 13, 0, 0], 1, moon="Everyone else +26")  # the option the table chose
+    expect(page.locator("tr.waiting td")).to_have_text(["+26", "0", "+26", "+26", ""])
+    expect(page.locator('[data-total="0"]')).to_have_text("26")
     expect(page.locator('[data-total="1"]')).to_have_text("0")
     context.set_offline(False)
     expect(page.locator("tr.waiting")).to_have_count(0)
@@ -86,7 +85,7 @@ def test_black_maria_offline_counts_the_spades_and_knows_their_moon(page, contex
     for question in ("Who took the K♠ (+10)", "Who took the A♠ (+7)"):
         page.get_by_role("group", name=question).get_by_text("Dan", exact=True).click()
     enter_hand(page, [0, 0, 0, 13], 3, moon="Everyone else +43")  # every heart and spade: a moon of 43
-    expect(page.locator("tr.waiting").first).to_contain_text("moon: scored when back online")
+    expect(page.locator("tr.waiting-note").first).to_contain_text("moon: scored when back online")
     context.set_offline(False)
     expect(page.locator("tr.waiting")).to_have_count(0)
     assert table.game()["totals"] == [54, 56, 62, 0]

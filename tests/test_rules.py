@@ -12,10 +12,12 @@ from scorekeeper.rules import (
     house_rules,
     make_hand,
     moon_advice,
+    moon_shooter,
     outcome,
     pass_direction,
     pass_targets,
     play,
+    possible_moons,
     preview,
     replay,
 )
@@ -287,6 +289,24 @@ def test_sun_is_not_a_moon_choice():
     hand = make_hand(PLAYERS, rules, facts([13, 0, 0, 0], 0, all_tricks=0, moon_option="add"))
     assert hand.moon_option is None
     assert moon_advice(state_with([0, 0, 0, 0], rules), hand) is None
+
+
+def test_every_moon_the_next_hand_could_be_for_a_page_with_no_network():
+    """Each seat's moon, the J♦ (no moon card) to any seat, or every trick and card to the shooter: 4 × (4 + 1)
+    hands, each with the advice the server gives it; a sun gets none."""
+    rules = HouseRules(omnibus=True, sun=True)
+    state = state_with([40, 52, 31, 12], rules)
+    moons = possible_moons(state)
+    assert len(moons) == 20 and len(set(hand for hand, _, _ in moons)) == 20
+    for hand, shooter, advice in moons:
+        entered = facts(hand.hearts, hand.queen, jack=hand.jack, all_tricks=hand.all_tricks)
+        checked = make_hand(PLAYERS, rules, entered, need_option=False)
+        assert checked == hand and moon_shooter(hand, rules) == shooter
+        assert advice == moon_advice(state, hand)
+        assert (advice is None) == (hand.all_tricks == shooter)
+    (advice,) = [advice for hand, shooter, advice in moons if (shooter, hand.jack, hand.all_tricks) == (1, 2, None)]
+    assert advice.options["add"].scores == (26, 0, 16, 26)
+    assert possible_moons(state_with([0, 0, 0, 0], HouseRules(moon="off"))) == []
 
 
 def test_subtract_with_jack_can_go_below_zero():

@@ -1,9 +1,10 @@
 """A whole game: replaying hands, moon advice and the end of the game (sections 6–8)."""
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Hand
+from .cards import HEARTS, Hand, in_play, moon_cards
 from .errors import RuleError
 from .hands import MOON_OPTIONS, Moon, fixed_option, hand_scores, is_sun, moon_shooter
 from .house import HouseRules, dealer, pass_direction, pass_targets
@@ -153,6 +154,7 @@ def replay(players: int, rules: HouseRules, hands: Sequence[Hand]) -> GameState:
 class MoonChoice:
     totals: tuple[int, ...]
     outcome: str
+    scores: tuple[int, ...] = ()  # the hand's own, each seat's
 
 
 @dataclass(frozen=True)
@@ -180,7 +182,7 @@ def moon_advice(state: GameState, hand: Hand) -> MoonAdvice | None:
     options = {}
     for option in allowed:
         after = play(state, hand, option)
-        options[option] = MoonChoice(after.totals, shooter_outcome(after.outcome, shooter))
+        options[option] = MoonChoice(after.totals, shooter_outcome(after.outcome, shooter), after.hands[-1].scores)
 
     def rank(option: str) -> tuple[int, int, bool]:
         totals = options[option].totals
@@ -188,6 +190,31 @@ def moon_advice(state: GameState, hand: Hand) -> MoonAdvice | None:
         return OUTCOMES.index(options[option].outcome), -margin, option != "add"
 
     return MoonAdvice(shooter, options, min(allowed, key=rank))
+
+
+def possible_moons(state: GameState) -> list[tuple[Hand, int, MoonAdvice | None]]:
+    """Every hand the next one could be that shoots the moon (or the sun), with its shooter and the advice it would
+    get (None for a sun): what a page with no network needs to treat a moon as the server would.
+
+    Each seat takes every heart and every card a moon needs; the cards a moon does not need go to any seat, and with
+    the sun rule every trick is said taken by the shooter (with every card) or not at all.
+    """
+    rules = state.rules
+    if rules.moon == "off" or state.finished:
+        return []
+    others = [card for card in in_play(rules) if not card.moon]
+    moons = []
+    for shooter in range(state.players):
+        hearts = tuple(HEARTS if seat == shooter else 0 for seat in range(state.players))
+        needed = {card.key: shooter for card in moon_cards(rules)}
+        for takers in itertools.product(range(state.players), repeat=len(others)):
+            rest = {card.key: taker for card, taker in zip(others, takers, strict=True)}
+            for every in (None, shooter) if rules.sun else (None,):
+                if every is not None and any(taker != shooter for taker in takers):
+                    continue  # who takes every trick takes every card too
+                hand = Hand(hearts, **needed, **rest, all_tricks=every)  # type: ignore[arg-type]
+                moons.append((hand, shooter, moon_advice(state, hand)))
+    return moons
 
 
 def preview(state: GameState, hand: Hand) -> tuple[GameState, MoonAdvice | None]:

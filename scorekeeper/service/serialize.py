@@ -68,19 +68,25 @@ def game_json(loaded: LoadedGame) -> dict[str, object]:
 
 def preview_json(preview: Preview, number: int | None = None) -> dict[str, object]:
     """What the next hand would give, or (``number``) what correcting that hand would."""
-    state, advice = preview.state, preview.advice
-    moon = None
-    if advice is not None:
-        options = {
-            option: {"totals": list(choice.totals), "outcome": choice.outcome}
-            for option, choice in advice.options.items()
-        }
-        moon = {"shooter": advice.shooter, "options": options, "advice": advice.advice}
+    state = preview.state
     return {
         "scores": list(state.hands[(number or len(state.hands)) - 1].scores),
         "totals": list(state.totals),
         "ends_game": state.finished,
         "winners": list(state.outcome.winners),
         "tie_break": state.outcome.tie_break,
-        "moon": moon,
+        "moon": moon_json(preview.advice),
     }
+
+
+def moon_json(advice: rules.MoonAdvice | None, *, scores: bool = False) -> dict[str, object] | None:
+    """A moon's options, each with the totals and the shooter's outcome it gives (``scores``: and the hand's own
+    scores), and the option the rules advise."""
+    if advice is None:
+        return None
+    options: dict[str, dict[str, object]] = {}
+    for option, choice in advice.options.items():
+        options[option] = {"totals": list(choice.totals), "outcome": choice.outcome}
+        if scores:
+            options[option]["scores"] = list(choice.scores)
+    return {"shooter": advice.shooter, "options": options, "advice": advice.advice}

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from .. import guard, minify, rules, script_words
 from ..group_scope import any_page, site_page
 from ..rules.describe import card_name
-from ..service import games
+from ..service import games, serialize
 
 bp = Blueprint("app_shell", __name__)
 bp.add_app_template_global(script_words.script_words)
@@ -37,6 +37,7 @@ SHELL_FILES = (
         "display.css",
         "table.js",
         "hand-form.js",
+        "hand-entry.js",
         "save.js",
         "hand-life.js",
         "draft.js",
@@ -45,6 +46,7 @@ SHELL_FILES = (
         "offline.js",
         "outbox.js",
         "offline-table.js",
+        "offline-hands.js",
         "conflict.js",
         "words.js",
     ),
@@ -123,7 +125,9 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
     """What the table page needs to keep going with no network, worked out here while online.
 
     The page gets no second copy of the rules: the next hands' dealers and passes come
-    precomputed by the rules core; the one sum it may do is a hand's raw points, with the cards'
+    precomputed by the rules core, and so does every moon the next hand could be (``moons``: the
+    hand's facts, its shooter, and the options, totals, scores and advice it would get), which the
+    page looks up by the facts entered; the one sum it may do is a hand's raw points, with the cards'
     points the hand form carries (views/common.hand_rules).
     """
     return {
@@ -143,9 +147,30 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
             }
             for hand in loaded.state.hands_ahead(HANDS_AHEAD)
         ],
+        "next": len(loaded.state.hands) + 1,  # the hand the moons' answers are for
+        "moons": offline_moons(loaded.state),
         "record": url_for("api.record_hand", game_id=loaded.id),
         "game_url": url_for("api.game", game_id=loaded.id),
     }
+
+
+def offline_moons(state: rules.GameState) -> list[dict[str, object]]:
+    """Every moon the next hand could be, as the table page looks it up offline: the hand's facts as the form gives
+    them, its shooter, and its options (totals, scores, outcome) and advice, None for a sun."""
+    house = state.rules
+    card_keys = [card.key for card in rules.in_play(house)]
+    return [
+        {
+            "hand": {
+                "hearts": list(hand.hearts),
+                **{key: getattr(hand, key) for key in card_keys},
+                **({"all_tricks": hand.all_tricks} if house.sun else {}),
+            },
+            "shooter": shooter,
+            "moon": serialize.moon_json(advice, scores=True),
+        }
+        for hand, shooter, advice in rules.possible_moons(state)
+    ]
 
 
 @bp.app_template_filter()
