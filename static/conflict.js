@@ -2,7 +2,7 @@
 // The box shows the facts where they differ and the totals each choice leads to, side by side; neither choice
 // is the default (two plain buttons, nothing focused, nothing decided until one is tapped). The save (table.js)
 // and the outbox (offline-table.js) both use it.
-import { _ } from "./words.js";
+import { _, total as shownTotal } from "./words.js";
 
 var JSON_HEADERS = { "Content-Type": "application/json" };
 
@@ -100,7 +100,7 @@ function choice(words, outcome, table, chosen) {
     part.appendChild(element("p", outcome.error, "problem"));
     button.disabled = true;
   } else {
-    var totals = outcome.totals.map(function (total, seat) { return table.short[seat] + " " + total; }).join(" · ");
+    var totals = outcome.totals.map(function (total, seat) { return table.short[seat] + " " + shownTotal(total); }).join(" · ");
     part.appendChild(element("p", _("Totals then: %(totals)s", { totals: totals })));
   }
   return part;

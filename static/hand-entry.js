@@ -4,7 +4,7 @@
 // An entry is {hearts: [count or null, each seat], cards: {key: seat or null, each penalty card}, touched: [seats
 // whose row was tapped], option: the moon option chosen or null}. `rules` are the form's (data-rules, from the rules
 // core: the hearts in a hand, the penalty cards with their questions, the moon's words): no rule is written here.
-import { _, ngettext } from "./words.js";
+import { _, ngettext, signed } from "./words.js";
 
 // The hearts said taken so far.
 function counted(entry) {
@@ -78,7 +78,7 @@ function saveLabel(label, rules, option, shooter, short) {
 // The preview's scores of the hand, seat by seat, as the line above Save says them.
 function scoresWords(scores, tieBreak, rules, short) {
   var words = _("This hand: %(scores)s", { scores: scores.map(function (s, seat) {
-    return short[seat] + " " + (s > 0 ? "+" : "") + s;
+    return short[seat] + " " + signed(s);
   }).join(", ") });
   return tieBreak ? words + " · " + rules.tie_break : words;
 }

@@ -2,6 +2,8 @@
 // it, each option's totals and outcome as the server worked them out, and the option the rules advise, chosen
 // unless the table `picked` one itself. Offline the preview knows only the shooter: the options wait.
 
+import { total } from "./words.js";
+
 function show(panel, moon, players, short, picked) {
   var outcomes = JSON.parse(panel.dataset.outcomes);
   var wasHidden = panel.hidden;
@@ -14,7 +16,7 @@ function show(panel, moon, players, short, picked) {
   Object.keys(moon.options || {}).forEach(function (option) {
     var choice = moon.options[option];
     var totals = panel.querySelector('[data-moon-totals="' + option + '"]');
-    if (totals) totals.textContent = choice.totals.map(function (t, seat) { return short[seat] + " " + t; }).join(", ");
+    if (totals) totals.textContent = choice.totals.map(function (t, seat) { return short[seat] + " " + total(t); }).join(", ");
     var outcome = panel.querySelector('[data-moon-outcome="' + option + '"]');
     if (outcome) outcome.textContent = outcomes[choice.outcome] || choice.outcome;
   });

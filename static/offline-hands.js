@@ -8,6 +8,8 @@
 // online. The one sum done without the server is a hand's raw points, the hearts and each card at the points the form
 // carries; the sun, resets and the end of the game stay with the rules core.
 
+import { signed } from "./words.js";
+
 function same(a, b) {
   return JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b);
 }
@@ -67,7 +69,7 @@ function waitingRow(facts, rules, hand) {
   var unscored = !scored && moonOf(facts, hand) !== null;
   var points = scored ? scored.scores : unscored ? null : rawPoints(rules, hand);
   return {
-    cells: points && points.map(function (p) { return (p > 0 ? "+" : "") + p; }),
+    cells: points && points.map(signed),
     unscored: unscored
   };
 }

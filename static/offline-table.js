@@ -4,7 +4,7 @@
 // scorekeeper/views/app_shell.py). Back online, the hands go in order and the page says how many went.
 import * as outbox from "./outbox.js";
 import * as conflicts from "./conflict.js";
-import { _, ngettext, pieces } from "./words.js";
+import { _, ngettext, pieces, total as shownTotal } from "./words.js";
 import { nextAfter as nextNumber } from "./hand-life.js";
 import * as hands from "./offline-hands.js";
 
@@ -45,7 +45,7 @@ function element(tag, text, className) {
 function showTotals(queue) {
   hands.totalsAfter(facts, rules, queue).forEach(function (total, at) {
     var shown = document.querySelector('[data-total="' + at + '"]');
-    if (shown) shown.textContent = total;
+    if (shown) shown.textContent = shownTotal(total);
   });
   // Who leads and who is closest to the target is the rules core's to say: not until back online.
   document.querySelectorAll(".scoreboard li").forEach(function (seat) { seat.classList.remove("leader", "closest"); });

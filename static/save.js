@@ -4,7 +4,7 @@
 // page is) | refused | conflict | failed | queued. What is needed only now and then comes when it is: a conflict
 // (conflict.js), Undo (undo.js), the outbox (offline-table.js); each gets `table` below.
 import * as life from "./hand-life.js";
-import { _ } from "./words.js";
+import { _, total } from "./words.js";
 
 var GIVE_UP = 10000; // ms: a save with no answer by then waits in the outbox (a resend of it is harmless)
 var STILL_AFTER = 600; // ms the form takes no tap after it moved: longer than the gap of a double tap
@@ -125,11 +125,11 @@ function drawTotals() {
   var totals = document.querySelectorAll("[data-total]");
   var saving = state.phase === "saving" && state.totals;
   if (saving && !shown) {
-    shown = Array.prototype.map.call(totals, function (total) { return total.textContent; });
-    totals.forEach(function (total) { total.textContent = state.totals[total.dataset.total]; });
+    shown = Array.prototype.map.call(totals, function (cell) { return cell.textContent; });
+    totals.forEach(function (cell) { cell.textContent = total(state.totals[cell.dataset.total]); });
   } else if (!saving && shown) {
     // Not stored after all: the totals as they were (a saved hand's come with the server's page)
-    if (state.phase !== "saved") totals.forEach(function (total, at) { total.textContent = shown[at]; });
+    if (state.phase !== "saved") totals.forEach(function (cell, at) { cell.textContent = shown[at]; });
     shown = null;
   }
   document.querySelector(".scoreboard").classList.toggle("saving", Boolean(saving));

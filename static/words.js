@@ -47,4 +47,13 @@ function ngettext(singular, plural, count, values) {
   return fill(forms[index] === undefined ? forms[forms.length - 1] : forms[index], filled);
 }
 
-export { _, ngettext, pieces };
+// A score as the server writes it (scorekeeper/rules/i18n.py's signed and total, which tests/js/words.test.mjs
+// checks these against): a total with a real minus, a change to a score with its plus too.
+function total(points) {
+  return points < 0 ? "\u2212" + -points : String(points);
+}
+function signed(points) {
+  return points > 0 ? "+" + points : total(points);
+}
+
+export { _, ngettext, pieces, signed, total };

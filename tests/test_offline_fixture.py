@@ -44,6 +44,11 @@ def made() -> dict[str, object]:
         "facts": {"next": len(PLAYED) + 1, "totals": list(state.totals), "moons": offline_moons(state)},
         "rules": {"cards": cards, "heart_points": rules.HEART_POINTS},
         "cases": cases,
+        # A score as the server writes it, for static/words.js's signed and total (tests/js/words.test.mjs).
+        "said": [
+            {"points": points, "signed": rules.i18n.signed(points), "total": rules.i18n.total(points)}
+            for points in (-43, -26, -10, -1, 0, 1, 10, 26, 52)
+        ],  # fmt: skip
     }
 
 

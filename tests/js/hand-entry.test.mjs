@@ -75,5 +75,5 @@ test("Save says the moon option chosen, the floor's amount for the shooter's own
 test("the preview's scores in words, with the tie-break when it applies", () => {
   assert.equal(entries.scoresWords([4, 13, 9, 0], false, RULES, SHORT), "This hand: An +4, Be +13, Ca +9, Da 0");
   assert.equal(entries.scoresWords([-10, 0, 0, 36], true, RULES, SHORT),
-    "This hand: An -10, Be 0, Ca 0, Da +36 · a tie for the lowest: play goes on");
+    "This hand: An \u221210, Be 0, Ca 0, Da +36 · a tie for the lowest: play goes on");
 });

@@ -4,9 +4,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as hands from "../../static/offline-hands.js";
+import { signed as signedPoints } from "../../static/words.js";
 
 const { facts, rules, cases } = JSON.parse(readFileSync(new URL("./fixtures/offline-hands.json", import.meta.url)));
-const signed = (points) => points.map((p) => (p > 0 ? "+" : "") + p);
+const signed = (points) => points.map(signedPoints);
 
 for (const each of cases) {
   const hand = each.hand;
