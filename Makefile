@@ -35,12 +35,16 @@ dev: $(VENV)/.run-deps $(CATALOGS)
 	$(VENV)/bin/flask --app scorekeeper run --debug \
 		--host $(firstword $(subst :, ,$(DEV_BIND))) --port $(lastword $(subst :, ,$(DEV_BIND)))
 
+# `make test WORKERS=3` runs the suite on 3 parallel workers (pytest-xdist; `auto`: one a core); unset, in one process.
+WORKERS ?=
+PARALLEL := $(if $(WORKERS),-n $(WORKERS))
+
 test: $(VENV)/.test-deps $(CATALOGS) lint test-js
-	$(PY) -m pytest
+	$(PY) -m pytest $(PARALLEL)
 
 # Everything but the tests that drive a browser or start the production server: the answer while changing code.
 test-fast: $(VENV)/.test-deps $(CATALOGS) lint test-js
-	$(PY) -m pytest -m "not browser and not server"
+	$(PY) -m pytest $(PARALLEL) -m "not browser and not server"
 
 # The page scripts' pure modules (no DOM), under Node's own runner: Debian's nodejs, no npm packages.
 test-js:

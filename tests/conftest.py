@@ -38,9 +38,25 @@ def migrate(url):
 
 @pytest.fixture(scope="session")
 def server_url():
-    """The PostgreSQL database DATABASE_URL names, else None (SQLite files)."""
+    """The PostgreSQL database DATABASE_URL names, else None (SQLite files). Under pytest-xdist (`-n`), each
+    worker has a database of its own beside it, made if missing: `<name>_gw0`, `<name>_gw1`..."""
     url = os.environ.get("DATABASE_URL")
-    return scorekeeper.database_url(url) if url else None
+    if not url:
+        return None
+    url = scorekeeper.database_url(url)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return own_database(url, f"{sqlalchemy.make_url(url).database}_{worker}") if worker else url
+
+
+def own_database(server_url, name):
+    """The URL of database ``name`` on ``server_url``'s server, made if it is not there yet."""
+    server = sqlalchemy.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        there = connection.exec_driver_sql("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).first()
+        if not there:
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    server.dispose()
+    return sqlalchemy.make_url(server_url).set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(scope="session")

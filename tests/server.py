@@ -67,7 +67,7 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
             yield server
 
 
-def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 20, starting: float = 900) -> str:
+def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 60, starting: float = 900) -> str:
     """The server's address, once it has said where it listens and answers there.
 
     Whatever comes first (a block of the README installs the app) may take minutes on a busy machine: the

@@ -87,11 +87,15 @@ def test_an_import_of_empty_objects_is_refused_at_the_first(app):
     assert peak < 3 * len(data)  # the text, and one game at a time (json.loads took 1.4 GB for 63 MB)
 
 
-def test_an_import_holds_at_most_so_many_games(app):
+def test_an_import_holds_at_most_so_many_games(app, monkeypatch):
+    assert export.IMPORT_GAMES_MAX == 20_000
+    monkeypatch.setattr(export, "IMPORT_GAMES_MAX", 50)  # the same check, without reading 20000 games
     game = b'{"players": ["A", "B", "C"]}'
-    data = b'{"format": "hearts-scorekeeper", "games": [' + b",".join([game] * (export.IMPORT_GAMES_MAX + 1)) + b"]}"
-    with app.test_request_context(), pytest.raises(rules.RuleError, match="more than 20000 games"):
+    data = b'{"format": "hearts-scorekeeper", "games": [' + b",".join([game] * 51) + b"]}"
+    with app.test_request_context(), pytest.raises(rules.RuleError, match="more than 50 games"):
         export.read_export(data)
+    with app.test_request_context():
+        assert len(export.read_export(data.replace(b"," + game + b"]", b"]")).games) == 50
 
 
 @pytest.mark.parametrize(
