@@ -58,6 +58,5 @@ def test_sideways_the_tie_and_the_stale_notice_leave_every_line_in_sight(sideway
     fits(page)
     page.context.set_offline(True)
     expect(page.locator("#stale")).to_be_visible(timeout=SECONDS)
-    page.screenshot(path=f"/tmp/ui-shots/landscape-{players}-{locale}-{scheme}.png")
     names_uncovered(page)
     fits(page)

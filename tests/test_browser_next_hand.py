@@ -71,7 +71,6 @@ def test_after_save_the_next_hand_is_in_view_and_a_stray_tap_enters_nothing(phon
     expect(page.locator(".next-hand h1")).to_be_in_viewport(ratio=1)
     page.touchscreen.tap(x, y)  # and one more as the page settles: still nothing
     next_hand_in_sight(page, number + 1)
-    page.screenshot(path=f"/tmp/ui-shots/next-{played}-{gap}.png")
     untouched(page)
     expect(page.locator("details[open]")).to_have_count(0)
     expect(save_button(page)).to_have_text(f"Hand {number} saved ✓")

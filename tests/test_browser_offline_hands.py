@@ -29,4 +29,3 @@ def test_with_hands_waiting_no_undo_of_the_servers_last_and_the_title_follows_th
     expect(page).to_have_title(re.compile(f"^{hand} 4 · Alexandra, Alexander"))
     expect(page.locator("#record")).to_have_text(re.compile("\\b4\\b"))
     expect(page.locator(".hands .undo")).to_be_hidden()
-    page.screenshot(path=f"/tmp/ui-shots/offline-{locale}.png", full_page=True)

@@ -31,7 +31,6 @@ def test_a_half_entered_hand_comes_back_after_a_reload(phone, alike):
     tap(page, "Alexander", 0)
     tap(page, "Christina", 0)
     shows(page, "Christiane", 8)
-    page.screenshot(path="/tmp/ui-shots/reload.png")
     save_button(page).click()
     expect(save_button(page)).to_have_text("Hand 4 saved ✓")
     page.reload()  # saved: the next hand starts clean

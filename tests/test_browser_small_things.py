@@ -21,7 +21,6 @@ def test_undo_sits_in_the_save_bar_beside_its_words(phone, alike, scheme):
     undo = page.get_by_role("button", name="Undo hand 4…")
     expect(undo).to_be_visible()
     expect(page.locator("#record")).to_have_text("Record hand 5")
-    page.screenshot(path=f"/tmp/ui-shots/undo-{scheme}.png")
     bar, save, box = page.locator(".save-bar").bounding_box(), save_button(page).bounding_box(), undo.bounding_box()
     assert save["x"] <= box["x"] and box["x"] + box["width"] <= save["x"] + save["width"]  # never sticks out
     assert bar["x"] <= box["x"] and box["x"] + box["width"] <= bar["x"] + bar["width"]
@@ -57,7 +56,6 @@ def test_home_says_a_game_without_a_hand_is_not_begun(phone, client, live_server
 def test_the_on_screen_score_sheet_is_read_at_a_glance(phone, alike, played):
     url, _ = alike(played)
     page = phone(url + "/sheet")
-    page.screenshot(path="/tmp/ui-shots/sheet-after.png", full_page=True)
     cells = page.locator(".scores tbody td:not(.pass):not(.dealer)")
     expect(cells.first).to_be_visible()
     sizes = cells.evaluate_all("cells => cells.map(cell => parseFloat(getComputedStyle(cell).fontSize))")
