@@ -11,7 +11,6 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import StaticPool
 from werkzeug.http import parse_etags, quote_etag
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -82,17 +81,11 @@ class UnchangedBoards:
     on a server that is one group's) that no passcode locks, whose version is in If-None-Match. Everything else
     (a changed game, a wrong key, a passcode to ask for, any doubt) goes on to the app, which answers as ever.
     It keeps nothing between requests: every answer is the database's word at that moment, whichever process asks.
-
-    Its query goes on a connection of its own (the first idle one, another opened when all are busy), kept out of
-    the app's pool and reading in autocommit: one round trip to the database, where the pool's check-out would add
-    its ping and its rollback. A connection that fails is closed, and the request goes on to the app.
     """
 
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
         self.app, self.wsgi_app = app, wsgi_app
         self.engine: Engine | None = None
-        self.idle: list[Any] = []  # the fast path's own connections (the driver's), none in use
-        self.queries: dict[int, tuple[str, list[str] | None, Any]] = {}  # each statement as its driver takes it
         game, table = models.Game, models.Group
         self.in_group: Select[datetime] = (
             select(game.updated_at)
@@ -141,67 +134,9 @@ class UnchangedBoards:
         if self.engine is None:
             with self.app.app_context():
                 self.engine = db.engine
-        if isinstance(self.engine.pool, StaticPool):  # an in-memory SQLite: its one connection is the pool's
-            with self.engine.connect() as connection:
-                changed = connection.execute(statement, values).scalar()
-        else:
-            changed = self.read(statement, values)
+        with self.engine.connect() as connection:
+            changed = connection.execute(statement, values).scalar()
         return None if changed is None else version_tag(game_id, changed)
-
-    def read(self, statement: Select[datetime], values: dict[str, object]) -> datetime | None:
-        """The game's updated_at, read on a connection of the fast path's own; None when not found or it failed."""
-        assert self.engine is not None
-        sql, order, convert = self.compiled(statement, self.engine)
-        try:
-            connection = self.idle.pop()
-        except IndexError:
-            connection = self.connect(self.engine)
-            if connection is None:
-                return None
-        try:
-            cursor = connection.cursor()
-            try:
-                cursor.execute(sql, tuple(values[name] for name in order) if order is not None else values)
-                row = cursor.fetchone()
-            finally:
-                cursor.close()
-        except Exception:  # a connection lost (the database restarted): the app, with its pool's ping, answers
-            try:
-                connection.close()
-            except Exception:
-                pass
-            return None
-        self.idle.append(connection)
-        if row is None:
-            return None
-        changed: datetime = convert(row[0]) if convert else row[0]
-        return changed
-
-    @staticmethod
-    def connect(engine: Engine) -> Any:
-        """A connection of the database's driver, as the app's opens (SQLite's settings), kept out of its pool."""
-        try:
-            pooled = engine.raw_connection()
-            pooled.detach()
-            connection: Any = pooled.dbapi_connection
-            if engine.dialect.name == "postgresql":
-                connection.autocommit = True  # no transaction to begin and roll back: a read is one round trip
-            return connection
-        except Exception:
-            return None
-
-    def compiled(self, statement: Select[datetime], engine: Engine) -> tuple[str, list[str] | None, Any]:
-        """The statement as the driver takes it: its text, its parameters' order (None: by name), the result's
-        conversion (SQLite keeps a time as text)."""
-        done = self.queries.get(id(statement))
-        if done is None:
-            compiled = statement.compile(dialect=engine.dialect)
-            order = list(compiled.positiontup) if compiled.positional and compiled.positiontup else None
-            convert = models.Game.__table__.c.updated_at.type.dialect_impl(engine.dialect).result_processor(
-                engine.dialect, None
-            )
-            done = self.queries[id(statement)] = (compiled.string, order, convert)
-        return done
 
     @staticmethod
     def headers(tag: str) -> list[tuple[str, str]]:
