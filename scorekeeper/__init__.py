@@ -78,7 +78,6 @@ def create_app(
     csrf.init_app(app)
     guard.init_app(app)
     i18n.init_app(app)
-    csrf.exempt(i18n.bp)  # a language is no change to guard: the same-site check (sites.py) is enough
     register_blueprints(app)
     sites.init_app(app)  # after the blueprints: its checks go before every other hook
     group_scope.init_app(app)  # then the request's group, before the passcode and the forms' tokens
@@ -131,9 +130,28 @@ class RowNumber(IntegerConverter):
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import api, app_shell, common, docs, follow, groups, history, sheets, table
+    from .views import (
+        api,
+        app_shell,
+        bodies,
+        docs,
+        errors,
+        follow,
+        groups,
+        history,
+        language,
+        sheets,
+        signing,
+        table,
+        template_helpers,
+    )  # fmt: skip
 
-    common.register(app)
+    bodies.init_app(app)
+    template_helpers.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(signing.bp)
+    app.register_blueprint(language.bp)
+    csrf.exempt(language.bp)  # a language is no change to guard: the same-site check (sites.py) is enough
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(table.bp)

@@ -11,10 +11,9 @@ that `make messages` keeps them in the catalogs; tests/test_i18n.py checks that 
 """
 
 import gettext as gettext_module
-import os
 import sys
 
-from .languages import catalog, host_language
+from .languages import gettext, ngettext
 
 
 def N_(*message: str) -> tuple[str, ...]:  # noqa: N802  # gettext's name for "translate later"
@@ -58,16 +57,8 @@ MESSAGES = (
 )
 
 
-def gettext(message: str) -> str:
-    return catalog(host_language(os.environ)).gettext(message)
-
-
-def ngettext(singular: str, plural: str, count: int) -> str:
-    return catalog(host_language(os.environ)).ngettext(singular, plural, count)
-
-
 def speak() -> None:
-    """Have click's modules say their words through ``gettext`` and ``ngettext`` above (once is enough)."""
+    """Have click's modules say their words through languages.py's ``gettext`` and ``ngettext`` (once is enough)."""
     for name, module in list(sys.modules.items()):
         if name == "click" or name.startswith("click."):
             if getattr(module, "_", None) is gettext_module.gettext:

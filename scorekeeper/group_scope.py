@@ -89,7 +89,7 @@ def init_app(app: Flask) -> None:
     if is_open(app):
         app.wsgi_app = GroupPrefix(app.wsgi_app)  # type: ignore[method-assign]
     hooks = app.before_request_funcs.setdefault(None, [])
-    from .views.common import limit_body
+    from .views.bodies import limit_body
 
     hooks.insert(hooks.index(limit_body) + 1, resolve_group)
 

@@ -19,33 +19,26 @@ from typing import TypeVar
 
 import flask
 from flask import (
-    Blueprint,
     Flask,
     current_app,
-    flash,
     has_request_context,
     jsonify,
     redirect,
-    render_template,
     request,
     session,
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
-from flask_babel import gettext, lazy_gettext
-from flask_wtf import FlaskForm
+from flask_babel import gettext
 from sqlalchemy import delete
 from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response
-from wtforms import HiddenField, PasswordField
 
 from . import group_scope, guesses, models
 from .config import StartupError
 from .db import db
 from .passcodes import passcode_problem
 from .service import groups
-
-bp = Blueprint("guard", __name__)
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -62,11 +55,6 @@ def public(view: View) -> View:
     """Open this page without the passcode: what a browser fetches before anyone signs in (icons, the worker)."""
     view.public = True  # type: ignore[attr-defined]
     return view
-
-
-class SignInForm(FlaskForm):
-    passcode = PasswordField(lazy_gettext("Passcode"))
-    next = HiddenField()
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -110,7 +98,6 @@ def init_app(app: Flask) -> None:
     if problem:
         raise StartupError(problem)
     app.session_interface = SessionInterface()
-    app.register_blueprint(bp)
     app.before_request(require_passcode)
     app.after_request(security_headers)
     app.add_template_global(signed_in)
@@ -189,7 +176,7 @@ def require_passcode() -> Response | tuple[Response, int] | None:
     if locked is None or is_public(request.endpoint) or signed_in():
         return None
     if not request.path.startswith("/api/"):
-        return redirect(url_for("guard.sign_in", next=here()))
+        return redirect(url_for("signing.sign_in", next=here()))
     given = bearer_token()
     if given is not None:
         verdict = guesses.judge(given, locked.check, locked.group_id)
@@ -220,64 +207,6 @@ def too_soon(wait: int) -> tuple[Response, int]:
     answer = jsonify({"error": gettext("Too many wrong passcodes: try again in %(seconds)d s.", seconds=wait)})
     answer.headers["Retry-After"] = str(wait)
     return answer, 429
-
-
-@bp.route("/sign-in", methods=["GET", "POST"])
-@public
-@group_scope.any_page
-def sign_in() -> str | Response | tuple[str, int]:
-    form = SignInForm(next=request.args.get("next", request.script_root + "/"))
-    locked = lock()
-    if locked is None:  # nothing to sign in to here (the group or server has no passcode)
-        return redirect(safe_target(form.next.data))
-    message, status = None, 200
-    if form.validate_on_submit():
-        verdict = guesses.judge((form.passcode.data or "").encode(), locked.check, locked.group_id)
-        if verdict == guesses.RIGHT:
-            session.clear()  # a new session for the phone that signs in: nothing kept from before
-            session.permanent = True
-            session["passcode"] = fingerprint(locked.secret)
-            session["sign_in"] = new_sign_in(locked.group_id)
-            return redirect(safe_target(form.next.data))
-        if verdict > 0:
-            message = gettext(
-                "Too many wrong passcodes were tried: wait %(wait)s, then try again.", wait=guesses.wait_words(verdict)
-            )
-            status = 429
-        else:
-            message, status = gettext("That is not the passcode."), 401
-    return render_template("sign_in.html", form=form, message=message), status
-
-
-@bp.post("/sign-out")
-@group_scope.any_page
-def sign_out() -> Response:
-    """Forget this phone's session; the sign-in page it lands on tells the worker to drop the pages it kept."""
-    if not FlaskForm().validate_on_submit():
-        flash(gettext("This page had expired, so the phone is still signed in: tap Sign out again."), "error")
-        return redirect(url_for("table.home"))
-    sign_in = session.get("sign_in")
-    if isinstance(sign_in, str):
-        db.session.execute(delete(models.SignIn).where(models.SignIn.id == sign_in))  # every copy of the cookie too
-        db.session.commit()
-    session.clear()
-    flash(gettext("Signed out. This phone needs the passcode again."), "done")
-    return redirect(url_for("guard.sign_in"))
-
-
-def safe_target(target: str | None) -> str:
-    r"""Where to go after signing in: a path on this site, never another host.
-
-    Browsers drop tabs and newlines from addresses and read a backslash as a
-    slash, so "/\t/evil.example" would lead off the site.
-
-    >>> [safe_target(t) for t in ["/history?player=Ann", "//evil.example", "/\t/evil.example", "/\\evil", None]]
-    ['/history?player=Ann', '/', '/', '/', '/']
-    """
-    target = target or "/"
-    if not target.startswith("/") or target.startswith("//") or any(c <= " " or c == "\\" for c in target):
-        return "/"
-    return target
 
 
 def security_headers(response: Response) -> Response:

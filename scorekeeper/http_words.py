@@ -1,7 +1,7 @@
 """The words of the error pages (404, 405, 413, a form's expired token, 500, …) in the request's language.
 
 Werkzeug and Flask-WTF name an error and say what went wrong in English; the error handler
-(views/common.py) gives each in the request's language, on the error page and in the API's
+(views/errors.py) gives each in the request's language, on the error page and in the API's
 JSON. Any other words (a description the app gave itself, already translated) pass as they are.
 """
 

@@ -10,18 +10,15 @@ import gettext
 import os
 from datetime import timedelta
 
-from flask import Blueprint, Flask, has_request_context, redirect, request
+from flask import Flask, has_request_context, request
 from flask_babel import Babel, Domain, get_locale, get_translations
 from werkzeug.wrappers import Response
 
-from . import guard, rules
-from .group_scope import site_page
+from . import rules
 from .languages import DEFAULT, LANGUAGES, TRANSLATIONS, catalog, host_language
 
 COOKIE = "language"
 REMEMBERED = timedelta(days=400)  # as long as a browser keeps a cookie: the phone's own choice
-
-bp = Blueprint("language", __name__)
 
 
 def init_app(app: Flask) -> None:
@@ -30,7 +27,6 @@ def init_app(app: Flask) -> None:
     for code in LANGUAGES:
         catalog(code)  # a catalog that cannot be read is said when the app starts, not at its language's first page
     rules.i18n.use(get_translations)
-    app.register_blueprint(bp)
     app.context_processor(lambda: {"language": str(get_locale()), "languages": LANGUAGES})
     app.after_request(vary)
 
@@ -55,18 +51,6 @@ def language() -> str:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, DEFAULT)
-
-
-@bp.post("/language")
-@site_page
-@guard.public  # the sign-in page speaks the table's language too
-def choose() -> Response:
-    """Remember this phone's language, and show the page it was on again."""
-    chosen = request.form.get("language", "")
-    answer = redirect(guard.safe_target(request.form.get("next")), 303)
-    if chosen in LANGUAGES:
-        answer.set_cookie(COOKIE, chosen, max_age=REMEMBERED, samesite="Lax", httponly=True, secure=request.is_secure)
-    return answer
 
 
 def vary(response: Response) -> Response:

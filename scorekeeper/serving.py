@@ -27,7 +27,7 @@ from waitress.task import ThreadedTaskDispatcher
 
 from .config import StartupError
 from .languages import gettext as _
-from .views.common import body_max
+from .views.bodies import body_max
 
 # Open connections at most (each one a file descriptor); more wait in the kernel's queue. Every phone keeps one
 # open while it follows a game (a poll a second): 300 tables of four phones hold 1,200.
@@ -138,7 +138,7 @@ class PortInUse(StartupError):
 
 
 class LimitedParser(HTTPRequestParser):  # type: ignore[misc]  # waitress ships no types
-    """Waitress's request parser, which refuses a body larger than its page takes (views/common.py) by its length.
+    """Waitress's request parser, which refuses a body larger than its page takes (views/bodies.py) by its length.
 
     Such a request goes to the app at once, without its body, for the app's own 413 (a page, or the API's JSON
     error), and its connection closes after it: the body is never read into memory or a temporary file.

@@ -30,7 +30,7 @@ PAGES = {
     "API": ("docs.api", "/docs/api"),
 }
 # The page a server with a passcode shows a phone not signed in.
-SIGN_IN = ("guard.sign_in", "/sign-in")
+SIGN_IN = ("signing.sign_in", "/sign-in")
 # The pages only a server open to many groups shows ({key}: a group's key).
 OPEN_SERVER_PAGES = {
     "the open server's home": ("table.home", "/"),

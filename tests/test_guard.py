@@ -159,7 +159,7 @@ def test_the_guard_learns_the_open_pages_from_the_views_not_by_importing_them(ap
     assert "views" not in source.split('"""', 2)[2]  # below the module's docstring
     with app.app_context():
         opened = {endpoint for endpoint in app.view_functions if guard.is_public(endpoint)}
-    assert opened == {"static", "guard.sign_in", "language.choose", "app_shell.manifest", "app_shell.service_worker",
+    assert opened == {"static", "signing.sign_in", "language.choose", "app_shell.manifest", "app_shell.service_worker",
                       "app_shell.favicon", "app_shell.apple_touch_icon", "app_shell.offline"}  # fmt: skip
 
 

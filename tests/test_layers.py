@@ -26,7 +26,6 @@ MODULES = {
         "i18n",
         "group_scope",
         "forms",
-        "form_fields",
         "sites",
         "minify",
         "openapi",

@@ -10,7 +10,7 @@ from dataclasses import fields
 import pytest
 
 from scorekeeper import models, rules
-from scorekeeper.forms import HandForm
+from scorekeeper.forms.table import HandForm
 from scorekeeper.openapi import SKELETON, document
 from scorekeeper.service.export import CSV_COLUMNS
 

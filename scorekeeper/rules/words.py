@@ -205,7 +205,7 @@ OUTCOMES = {
 }
 
 
-def said(messages: dict[str, str]) -> dict[str, str]:
+def in_language(messages: dict[str, str]) -> dict[str, str]:
     """A table of words above, in the table's language."""
     return {key: _(message) for key, message in messages.items()}
 

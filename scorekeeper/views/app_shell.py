@@ -128,7 +128,7 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
     precomputed by the rules core, and so does every moon the next hand could be (``moons``: the
     hand's facts, its shooter, and the options, totals, scores and advice it would get), which the
     page looks up by the facts entered; the one sum it may do is a hand's raw points, with the cards'
-    points the hand form carries (views/common.hand_rules).
+    points the hand form carries (views/template_helpers.hand_rules).
     """
     return {
         "game": loaded.id,
@@ -195,7 +195,7 @@ def service_worker() -> Response:
     """The worker lives at the root so its scope is the whole app; browsers always revalidate it."""
     shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for(".offline")]
     version = current_app.extensions["app_shell_version"]
-    sign_in = url_for("guard.sign_in")
+    sign_in = url_for("signing.sign_in")
     language = str(get_locale())
     worker = render_template("app_shell/sw.js", version=version, shell=shell, sign_in=sign_in, language=language)
     body = minify.script(worker)

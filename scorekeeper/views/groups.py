@@ -10,7 +10,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .. import group_scope, rules
-from ..forms import ActionForm, NameForm, NewGroupForm, PasscodeForm
+from ..forms import ActionForm
+from ..forms.groups import NameForm, NewGroupForm, PasscodeForm
 from ..group_scope import open_server_only, start_group
 from ..passcodes import STRONG_LENGTH, STRONG_VARIETY, passcode_problem
 from ..qr import qr_svg
@@ -92,7 +93,7 @@ def passcode() -> ResponseReturnValue:
     groups.set_passcode(found.id, code or None)
     if code:
         flash(gettext("The group has a passcode now: every phone gives it once, this one too."), "done")
-        return redirect(url_for("guard.sign_in", next=url_for(".group")))
+        return redirect(url_for("signing.sign_in", next=url_for(".group")))
     flash(gettext("The group needs no passcode now: its link is enough."), "done")
     return redirect(url_for(".group"))
 

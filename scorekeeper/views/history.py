@@ -9,11 +9,12 @@ from flask_babel import gettext as _
 
 from .. import rules
 from ..chart import totals_chart
-from ..forms import ActionForm, ImportForm, seat_or_text
+from ..forms import ActionForm, seat_or_text
+from ..forms.history import ImportForm
 from ..models import ROW_NUMBER_MAX
 from ..service import export, games, records, restore
 from ..sites import from_own_pages
-from .common import busy
+from .errors import busy
 
 bp = Blueprint("history", __name__)
 

@@ -7,7 +7,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from .. import rules
-from ..forms import BlankSheetForm
+from ..forms.sheets import BlankSheetForm
 from ..group_scope import site_page
 from ..languages import LANGUAGES
 from ..service import games

@@ -11,11 +11,13 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import rules
-from ..forms import ActionForm, HandForm, NewGameForm, NewGroupForm, seat_or_text, show_rule_errors
+from ..forms import ActionForm, seat_or_text, show_rule_errors
+from ..forms.groups import NewGroupForm
+from ..forms.table import HandForm, NewGameForm
 from ..group_scope import any_page, current_group, is_open
 from ..service import games
 from ..service.loaded import KeptByVersion
-from .common import and_list, moment
+from .template_helpers import and_list, moment
 
 bp = Blueprint("table", __name__)
 # The table page every phone at a table loads, kept by version with a stand-in for the form token: "<" never

@@ -1,148 +1,21 @@
-"""WTForms for the pages. Fields only read what was sent; the rules core checks it.
-
-A broken rule comes back as a :class:`~scorekeeper.rules.RuleError`, whose
-per-field messages :func:`show_rule_errors` puts next to the fields.
-"""
+"""The table's forms: a new game, a hand recorded or corrected."""
 
 import functools
-from collections.abc import Callable, Sequence
 from typing import cast
 
 from flask_babel import LazyString, gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, Field, Form, HiddenField, IntegerField, PasswordField, RadioField, StringField
-from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # newer than the stubs
+from wtforms import BooleanField, HiddenField, IntegerField, RadioField, StringField
 from wtforms.validators import Optional
 
-from . import rules
-from .form_fields import FieldList
-
-
-def options(pairs: Sequence[tuple[object, str]]) -> list[SelectChoice]:
-    return [SelectChoice(value, label) for value, label in pairs]
-
-
-def said(words: Callable[[], str]) -> LazyString:
-    """A label the rules core words, in the language of the request that shows it."""
-    return LazyString(words)
-
-
-def label(key: str) -> LazyString:
-    """A house rule's question, as the rules word it (rules.HOUSE_RULES)."""
-    return said(functools.partial(rules.rule_label, key))
-
-
-def default(key: str) -> object:
-    return rules.HOUSE_RULE[key].default
+from .. import rules
+from . import lazy_words, options, seat_or_text
+from .fields import FieldList
+from .house import STANDARD_CYCLE, TARGET_CHOICES, HouseRuleFields, default, label
 
 
 def moon_option_words(option: str) -> LazyString:
-    return said(lambda: rules.words.said(rules.words.MOON_OPTION_WORDS)[option])
-
-
-STANDARD_CYCLE = "standard"
-
-
-# Choices the rules core words: made for each form shown, in the table's language.
-def pass_cycle_choices() -> list[SelectChoice]:
-    return options([(STANDARD_CYCLE, rules.words.standard_cycle()), *rules.pass_cycle_choices().items()])
-
-
-def moon_choices() -> list[SelectChoice]:
-    return options(list(rules.moon_choices().items()))
-
-
-def tie_choices() -> list[SelectChoice]:
-    return options(list(rules.words.said(rules.words.TIE_CHOICES).items()))
-
-
-SEAT_CHOICES = options(
-    [(seat, lazy_gettext("Player %(number)d", number=seat + 1)) for seat in range(rules.MAX_PLAYERS)]
-)
-TARGET_CHOICES = options(
-    # Translators: a target of one's own, beside the chips "100" and "50" under "Play to".
-    [(str(target), str(target)) for target in rules.TARGET_PRESETS] + [("custom", lazy_gettext("Other"))]
-)
-
-
-def seat_or_text(value: object) -> object:
-    """An int when the post holds one, else what was posted, for the rules to judge.
-
-    >>> seat_or_text(" 2"), seat_or_text("²"), seat_or_text("")
-    (2, '²', None)
-    """
-    if value in (None, ""):
-        return None
-    text = str(value).strip()
-    digits = text.removeprefix("-")
-    return int(text) if digits.isascii() and digits.isdecimal() and len(digits) < 10 else text
-
-
-def on_or_off(value: object) -> object:
-    """A house rule asked as a choice of two (True or False), from the form's own values; anything else as sent,
-    for the field to refuse as no choice of its own.
-
-    >>> on_or_off("True"), on_or_off(False), on_or_off("maybe")
-    (True, False, 'maybe')
-    """
-    return {"True": True, "False": False}.get(value, value) if isinstance(value, str) else value
-
-
-class HouseRuleFields(Form):
-    """The house rules both forms offer, one field for each key of rules.HouseRules but the target.
-
-    The target differs (presets on the new-game form, a number on the blank
-    sheet), so each form brings its own and says what it holds in ``target_value``.
-    An on/off rule that is on unless chosen is asked as a choice of two, not a box
-    to tick: a blank sheet's old address, which leaves it out, keeps it on.
-    """
-
-    first_dealer = RadioField(label("first_dealer"), choices=SEAT_CHOICES, coerce=seat_or_text, validate_choice=False,
-                              default=default("first_dealer"))  # fmt: skip
-    pass_cycle = RadioField(label("pass_cycle"), choices=pass_cycle_choices, default=STANDARD_CYCLE)
-    moon = RadioField(label("moon"), choices=moon_choices, default=default("moon"))
-    tie = RadioField(label("tie"), choices=tie_choices, default=default("tie"))
-
-    def target_value(self) -> object:
-        """The target as the form's own ``target`` field holds it (the new-game form reads its presets)."""
-        return self["target"].data
-
-    def switches(self) -> list[Field]:
-        """The boxes to tick."""
-        return [self[key] for key in rules.SWITCHES if isinstance(self[key], BooleanField)]
-
-    def choices(self) -> list[Field]:
-        """The rules chosen among a few answers, in the order of rules.HouseRules."""
-        return [self[key] for key in rules.RULE_KEYS if key not in CHOSEN_APART and isinstance(self[key], RadioField)]
-
-    def house_rules(self) -> dict[str, object]:
-        """The house rules the fields chose, for the rules core to check."""
-        chosen = {key: self[key].data for key in rules.RULE_KEYS if key != "target"}
-        chosen.update({key: bool(chosen[key]) for key in rules.SWITCHES})
-        if chosen["pass_cycle"] == STANDARD_CYCLE:
-            chosen["pass_cycle"] = None  # the rules pick the standard cycle for the table's size
-        return {**chosen, "target": self.target_value()}
-
-
-CHOSEN_APART = ("target", "first_dealer")  # each form shows these its own way
-
-
-def switch_label(key: str) -> str:
-    return rules.switch_labels()[key]
-
-
-def switch_answers(key: str) -> list[SelectChoice]:
-    return options(list(rules.switch_answers()[key].items()))
-
-
-for _key in rules.SWITCHES:
-    _label = said(functools.partial(switch_label, _key))
-    if getattr(rules.HouseRules(), _key):
-        _answers = functools.partial(switch_answers, _key)
-        setattr(HouseRuleFields, _key, RadioField(_label, choices=_answers, coerce=on_or_off, default=True))
-    else:
-        setattr(HouseRuleFields, _key, BooleanField(_label))
+    return lazy_words(lambda: rules.words.in_language(rules.words.MOON_OPTION_WORDS)[option])
 
 
 class NewGameForm(FlaskForm, HouseRuleFields):
@@ -245,12 +118,6 @@ class NewGameForm(FlaskForm, HouseRuleFields):
         return "" if self.custom_target.data is None else self.custom_target.data  # "Other", left empty: no default
 
 
-class ActionForm(FlaskForm):
-    """A button that changes something: CSRF, and the hand it is about."""
-
-    number = HiddenField()
-
-
 class HandForm(FlaskForm):
     """One hand's facts; ``number`` stops two phones from recording the same hand."""
 
@@ -315,68 +182,5 @@ class HandForm(FlaskForm):
 
 
 for _card in rules.PENALTY_CARDS:
-    _question = said(functools.partial(getattr, _card, "question"))
+    _question = lazy_words(functools.partial(getattr, _card, "question"))
     setattr(HandForm, _card.key, RadioField(_question, choices=[], coerce=seat_or_text, validate_choice=False))
-
-
-FIELD_OF_RULE = {"rules.target": "custom_target", "players": "players"}
-
-
-def show_rule_errors(form: FlaskForm, broken: rules.RuleError) -> None:
-    """Put the rules' messages next to the fields they are about; the rest on the form."""
-    placed = False
-    for key, message in broken.errors.items():
-        name = FIELD_OF_RULE.get(key, key.removeprefix("rules."))
-        field = getattr(form, name, None)
-        if field is not None:
-            field.errors = [*field.errors, message] if isinstance(field.errors, list) else [message]
-            placed = True
-    if not placed:
-        form.form_errors.append(broken.message)
-
-
-class BlankSheetForm(HouseRuleFields):
-    """The choices for a blank sheet, read from the query string so the sheet can be bookmarked."""
-
-    players = RadioField(
-        lazy_gettext("Players"),
-        choices=options([(count, str(count)) for count in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)]),
-        coerce=int,
-        default=4,
-    )
-    paper = RadioField(
-        lazy_gettext("Paper"), choices=options([("a4", "A4"), ("letter", lazy_gettext("US Letter"))]), default="a4"
-    )
-    names = StringField(lazy_gettext("Names, clockwise, separated by commas (optional)"))
-    target = IntegerField(
-        label("target"), default=rules.HouseRules().target, validators=[Optional()], render_kw={"inputmode": "numeric"}
-    )
-
-    def seats(self) -> int:
-        count = self.players.data
-        return count if isinstance(count, int) and rules.MIN_PLAYERS <= count <= rules.MAX_PLAYERS else 4
-
-    def player_names(self) -> list[str]:
-        names = [name.strip() for name in (self.names.data or "").split(",")][: self.seats()]
-        return names + [""] * (self.seats() - len(names))
-
-
-class ImportForm(FlaskForm):
-    export = FileField(
-        lazy_gettext("A JSON export of games"),
-        validators=[FileRequired(lazy_gettext("Choose the export file to import."))],
-    )
-
-
-class NewGroupForm(FlaskForm):
-    """An open server's home page: a group started in one tap, its name if you like."""
-
-    name = StringField(lazy_gettext("The group's name (if you like)"))
-
-
-class NameForm(FlaskForm):
-    name = StringField(lazy_gettext("The group's name"))
-
-
-class PasscodeForm(FlaskForm):
-    passcode = PasswordField(lazy_gettext("New passcode (empty: none)"))
