@@ -7,6 +7,7 @@ instead of failing every save later. Whatever keeps the database from opening
 becomes a StartupError that names the database and what to do.
 """
 
+import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from flask import Flask, current_app
 from sqlalchemy import inspect, select, text
@@ -40,7 +42,8 @@ def open_database(app: Flask, *, create: bool, writes: bool) -> groups.GroupSeen
             raise StartupError(_("There are no games at %(name)s: the database is empty. Is DATABASE_URL the "
                                  "server's? (set it in %(path)s)", name=name,
                                  path=Path(app.instance_path, SETTINGS_FILE)))  # fmt: skip
-        upgrade()
+        if before != newest_revision():
+            upgrade()
         if before is not None and before != schema_revision():
             games.rebuild_records()
         if not writes:
@@ -83,6 +86,17 @@ def first_group() -> groups.GroupSeen | None:
 def upgrade() -> None:
     """Alembic's upgrade to the newest revision (not Flask-Migrate's, which exits the process on an error)."""
     command.upgrade(current_app.extensions["migrate"].migrate.get_config(), "head")
+
+
+def newest_revision() -> str | None:
+    """The revision the app's migrations end at: a database there needs no upgrade (nor Alembic's reading of every
+    migration at each start)."""
+    return migrations_head(current_app.extensions["migrate"].migrate.get_config().get_main_option("script_location"))
+
+
+@functools.cache
+def migrations_head(folder: str) -> str | None:
+    return ScriptDirectory(folder).get_current_head()
 
 
 def schema_revision() -> str | None:
