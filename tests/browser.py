@@ -8,7 +8,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Page, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.db import db
@@ -23,6 +23,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Chromium 150 gives every navigation a new document host (RenderDocument), and the document a reload brings
+    # then forgets Playwright's offline emulation (navigator.onLine true, no "offline" event) while its requests
+    # still fail: a phone that lost its network says it is offline after a reload too.
+    "--disable-features=RenderDocument",
 ]
 
 # The small phone the table page is designed for, and the names that make it hardest.
@@ -66,6 +70,29 @@ def shown_text(locator: Locator) -> str:
 def shown_texts(locator: Locator) -> list[str]:
     """What a player sees in each element, read at once (a page may swap its content as it polls)."""
     return locator.evaluate_all(f"elements => elements.map({SHOWN})")
+
+
+def enter(page: Page, counts: list[int], queen: int) -> None:
+    """Tap each seat's count of hearts on the table page (the last row may have filled itself in), then who took
+    the Q♠."""
+    for seat, count in enumerate(counts):
+        row = page.locator(f"#hearts-{seat}")
+        if not row.locator(f"input[value='{count}']").is_checked():
+            row.get_by_text(str(count), exact=True).click()
+    page.locator("#queen .chip-row > label").nth(queen).click()
+
+
+def save_button(page: Page) -> Locator:
+    return page.locator(".save-bar [type=submit]")
+
+
+def keep_a_hand_offline(page: Page) -> None:
+    """With the network gone, hand 4 of a five-player game saved: kept on the phone, to send when back."""
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_have_text("offline")
+    enter(page, [5, 0, 0, 8, 0], 2)
+    save_button(page).click()
+    expect(save_button(page)).to_have_text("Hand 4 kept ✓")
 
 
 def need_chromium() -> None:

@@ -4,7 +4,7 @@ stray second tap where Save was enters nothing (issue 26, points 3 and 4)."""
 import re
 
 import pytest
-from browser import ALIKE_LONG, in_sight
+from browser import ALIKE_LONG, enter, in_sight, keep_a_hand_offline, save_button
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -14,18 +14,6 @@ NAMES = ALIKE_LONG
 def hearts(page: Page, name: str) -> Locator:
     """A player's row of hearts, in any language."""
     return page.locator(f"#hearts-{NAMES.index(name)}")
-
-
-def enter(page: Page, counts: list[int], queen: int) -> None:
-    for name, count in zip(NAMES, counts, strict=True):
-        chip = hearts(page, name).get_by_role("radio", name=str(count), exact=True)
-        if not chip.is_checked():
-            hearts(page, name).get_by_text(str(count), exact=True).click()
-    page.locator("#queen .chip-row > label").nth(queen).click()
-
-
-def save_button(page: Page) -> Locator:
-    return page.locator(".save-bar [type=submit]")
 
 
 def next_hand_in_sight(page: Page, number: int) -> None:
@@ -83,10 +71,6 @@ def test_after_save_the_next_hand_is_in_view_and_a_stray_tap_enters_nothing(phon
 def test_after_an_offline_save_the_next_hand_is_in_view(phone, alike):
     url, _ = alike(3)
     page = phone(url, offline_ready=True)
-    page.context.set_offline(True)
-    expect(page.locator("#connection")).to_have_text("offline")
-    enter(page, [5, 0, 0, 8, 0], 2)
-    save_button(page).click()
-    expect(save_button(page)).to_have_text("Hand 4 kept ✓")
+    keep_a_hand_offline(page)
     next_hand_in_sight(page, 5)
     untouched(page)

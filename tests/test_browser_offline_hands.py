@@ -4,8 +4,8 @@ the form asks for, in the tab's title too, after a reload (issue 26, point 9).""
 import re
 
 import pytest
+from browser import enter, save_button
 from playwright.sync_api import expect
-from test_browser_next_hand import enter, save_button
 
 pytestmark = pytest.mark.browser
 

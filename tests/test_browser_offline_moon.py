@@ -3,8 +3,8 @@ next hand could be would give, so the panel shows the advice, each option's tota
 as online; the waiting hand shows its scores and the totals after it, and no words are cut (issue 26, point 6)."""
 
 import pytest
+from browser import enter, save_button
 from playwright.sync_api import Page, expect
-from test_browser_next_hand import enter, save_button
 
 pytestmark = pytest.mark.browser
 SHOOTER = 3  # Christopher

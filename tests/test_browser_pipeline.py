@@ -5,7 +5,7 @@ connection and of a tie-break."""
 import re
 
 import pytest
-from browser import ALIKE_NAMES
+from browser import ALIKE_NAMES, enter, save_button
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -24,18 +24,6 @@ def tap(page: Page, name: str, count: int) -> None:
 
 def tap_queen(page: Page, seat: int) -> None:
     page.locator("#queen .chip-row > label").nth(seat).click()
-
-
-def enter(page: Page, counts: list[int], queen: int) -> None:
-    """Tap each row's count (the last one may have filled itself in), then the Q♠."""
-    for name, count in zip(NAMES, counts, strict=True):
-        if not hearts(page, name).get_by_role("radio", name=str(count), exact=True).is_checked():
-            tap(page, name, count)
-    tap_queen(page, queen)
-
-
-def save_button(page: Page) -> Locator:
-    return page.locator(".save-bar [type=submit]")
 
 
 def totals(page: Page) -> Locator:

@@ -2,8 +2,9 @@
 saved or the form starts afresh; one kept for another hand is dropped (issue 26, point 5)."""
 
 import pytest
+from browser import enter, keep_a_hand_offline, save_button
 from playwright.sync_api import Page, expect
-from test_browser_next_hand import NAMES, enter, hearts, save_button, untouched
+from test_browser_next_hand import NAMES, hearts, untouched
 
 pytestmark = pytest.mark.browser
 
@@ -51,11 +52,7 @@ def test_a_hand_kept_for_another_hand_is_dropped(phone, alike, client):
 def test_offline_a_half_entered_hand_after_the_hands_waiting_comes_back(phone, alike):
     url, _ = alike(3)
     page = phone(url, offline_ready=True)
-    page.context.set_offline(True)
-    expect(page.locator("#connection")).to_have_text("offline")
-    enter(page, [5, 0, 0, 8, 0], 2)
-    save_button(page).click()
-    expect(save_button(page)).to_have_text("Hand 4 kept ✓")
+    keep_a_hand_offline(page)
     tap(page, "Alexander", 6)  # hand 5, half entered
     page.reload()
     expect(page.locator("#connection")).to_have_text("offline · 1 hand waiting")

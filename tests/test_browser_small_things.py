@@ -5,8 +5,8 @@ that is read at a glance."""
 import re
 
 import pytest
+from browser import enter, save_button
 from playwright.sync_api import expect
-from test_browser_next_hand import enter, save_button
 
 pytestmark = pytest.mark.browser
 EDGE = 8  # px a chip keeps from the screen's edge

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import SMALL_PHONE
+from browser import SMALL_PHONE, enter
 from playwright.sync_api import Page, expect
 from test_i18n import GERMAN
 
@@ -125,14 +125,6 @@ def test_the_error_pages_speak_german(strict_app):
         assert answer.status_code == status and german in page and english not in page, (status, page[:300])
     english = client.get("/no-such-page").get_data(as_text=True)
     assert "<h1>Not Found</h1>" in english and "Back to the games" in english
-
-
-def enter(page: Page, counts: list[int], queen: int) -> None:
-    for seat, count in enumerate(counts):
-        row = page.locator(f"#hearts-{seat}")
-        if not row.locator(f"input[value='{count}']").is_checked():
-            row.get_by_text(str(count), exact=True).click()
-    page.locator("#queen .chip-row > label").nth(queen).click()
 
 
 def fits(page: Page, shot: Path) -> None:
