@@ -4,7 +4,9 @@ Waitress fits a server that the phones reach with nothing in front. Its main
 thread reads every request whole (headers, then the body, a large one into a
 temporary file) before one of the worker threads sees it: a phone, or an
 attacker, sending a byte at a time holds a connection, never a thread, and the
-threads only run the app. One address holds a few dozen connections at most,
+threads only run the app. The request sent most, a following phone's poll of a
+board that has not changed, is answered by the main thread itself (its 304,
+one indexed query, no worker). One address holds a few dozen connections at most,
 so that one client cannot take the 500 the server keeps open. One process, no
 fork and no signal handling, so the same command serves from Linux, macOS and
 Windows.
@@ -389,7 +391,10 @@ class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
             "CONTENT_LENGTH": headers.get("CONTENT_LENGTH"),
             **({KEY: key} if key is not None else {}),
         }
-        tag = self.boards.unchanged(environ, self.reads.read)
+        try:
+            tag = self.boards.unchanged(environ, self.reads.read)
+        except Exception:  # whatever the doubt, the app answers (and says what went wrong)
+            return False
         if tag is None:
             return False
         channel.write_soon(answer_304(self.boards.headers(tag), self.adj.ident))

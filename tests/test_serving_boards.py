@@ -11,6 +11,7 @@ from werkzeug.test import Client
 
 from scorekeeper import create_app, serving
 from scorekeeper.db import db
+from scorekeeper.views import follow
 
 pytestmark = pytest.mark.server
 
@@ -139,5 +140,27 @@ def test_the_loop_leaves_a_board_the_passcode_locks_to_the_app(open_app):
             called.clear()
             status, _headers, _body = phone.ask(board, f"If-None-Match: {tag}")
             assert status != "HTTP/1.1 304 Not Modified" and called == [f"{ours}/games/{game}/follow/board"]
+        finally:
+            phone.close()
+
+
+def test_without_its_own_connection_the_loop_leaves_the_304_to_the_app(open_app, monkeypatch):
+    """A database the loop cannot reach on its connection (restarted, say): the app answers, through its pool."""
+
+    def unreachable(_engine):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(follow.OwnConnection, "connect", staticmethod(unreachable))
+    client = open_app.test_client()
+    ours = new_group(client)
+    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
+    board = f"{ours}/games/{game}/follow/board"
+    with served(open_app) as (port, called):
+        phone = Phone(port)
+        try:
+            tag = phone.ask(board)[1]["Etag"]
+            called.clear()
+            assert phone.ask(board, f"If-None-Match: {tag}")[0] == "HTTP/1.1 304 Not Modified"
+            assert called == [board]  # by the app's own middleware, as before the loop answered
         finally:
             phone.close()

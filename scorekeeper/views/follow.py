@@ -82,6 +82,7 @@ class UnchangedBoards:
     on a server that is one group's) that no passcode locks, whose version is in If-None-Match. Everything else
     (a changed game, a wrong key, a passcode to ask for, any doubt) goes on to the app, which answers as ever.
     It keeps nothing between requests: every answer is the database's word at that moment, whichever process asks.
+    The production server asks ``unchanged`` itself, in its loop thread, before any worker (serving.py).
     """
 
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
