@@ -59,7 +59,7 @@ def create_app(
     from .views.follow import UnchangedBoards
 
     # The follow board's 304 goes before the app, after the proxy's headers are read (and a group's prefix).
-    app.wsgi_app = UnchangedBoards(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = app.extensions["unchanged_boards"] = UnchangedBoards(app, app.wsgi_app)  # type: ignore[method-assign]
     if app.config["BEHIND_PROXY"]:
         proxies = app.config["BEHIND_PROXY"]
         # X-Forwarded-Host names the site for the Host check: trusted only when the host says so.

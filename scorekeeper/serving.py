@@ -4,7 +4,9 @@ Waitress fits a server that the phones reach with nothing in front. Its main
 thread reads every request whole (headers, then the body, a large one into a
 temporary file) before one of the worker threads sees it: a phone, or an
 attacker, sending a byte at a time holds a connection, never a thread, and the
-threads only run the app. One address holds a few dozen connections at most,
+threads only run the app. The request sent most, a following phone's poll of a
+board that has not changed, is answered by the main thread itself (its 304,
+one indexed query, no worker). One address holds a few dozen connections at most,
 so that one client cannot take the 500 the server keeps open. One process, no
 fork and no signal handling, so the same command serves from Linux, macOS and
 Windows.
@@ -15,6 +17,7 @@ import logging
 import select
 import socket
 import sys
+import threading
 import time
 from typing import Any
 
@@ -23,11 +26,14 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher
+from waitress.task import ThreadedTaskDispatcher, WSGITask
+from waitress.utilities import build_http_date
 
 from .config import StartupError
+from .group_scope import GROUP_PATH, KEY
 from .languages import gettext as _
 from .views.bodies import body_max
+from .views.follow import OwnConnection, UnchangedBoards
 
 # Open connections at most (each one a file descriptor); more wait in the kernel's queue. Every phone keeps one
 # open while it follows a game (a poll a second): 300 tables of four phones hold 1,200.
@@ -160,10 +166,37 @@ class LimitedParser(HTTPRequestParser):  # type: ignore[misc]  # waitress ships 
         return len(data) if self.channel.dropping else consumed  # what came with the headers: body, left unread
 
 
+class Task(WSGITask):  # type: ignore[misc]
+    """Waitress's task, which keeps an HTTP/1.1 connection open after an answer that has no body (304, 204).
+
+    Waitress closes the connection after any HTTP/1.1 answer without a Content-Length, and so after every 304
+    (which must not carry one): each follower's poll, a 304 nearly always, cost a new connection. An answer with
+    no body ends with its headers, so the client knows where the next one starts; a request that asked for
+    ``Connection: close`` still has its connection closed.
+    """
+
+    bodiless = False  # set while the headers of such an answer are built
+
+    def build_response_header(self) -> bytes:
+        connection = self.request.headers.get("CONNECTION", "").lower()
+        self.bodiless = not self.has_body and self.version == "1.1" and connection != "close"
+        try:
+            header: bytes = super().build_response_header()
+        finally:
+            self.bodiless = False
+        return header
+
+    def set_close_on_finish(self) -> None:
+        if not self.bodiless:  # waitress's own reason alone (no Content-Length) is none for an answer without body
+            super().set_close_on_finish()
+
+
 class Channel(HTTPChannel):  # type: ignore[misc]
-    """A connection that drops the body of a request refused for its size as it comes, until it closes."""
+    """A connection that drops the body of a request refused for its size as it comes, until it closes; its
+    answers without a body keep it open (Task)."""
 
     dropping = False
+    task_class = Task
 
     def parser_class(self, adj: Adjustments) -> LimitedParser:  # waitress makes each request's parser so
         return LimitedParser(adj, self)
@@ -277,27 +310,103 @@ class Loop:
 
 
 def loop(timeout: float, sockets: Sockets) -> None:
-    """Serve ``sockets`` until none is left: Loop where the system has poll(), else waitress's own loop."""
-    if hasattr(select, "poll"):
-        Loop(sockets).run(timeout)
-    else:
-        wasyncore.loop(timeout=timeout, map=sockets)
+    """Serve ``sockets`` until none is left: Loop where the system has poll(), else waitress's own loop.
+
+    This thread is the servers' loop thread, which may answer the board's 304 itself (Server.add_task); the
+    connection it reads the database on is closed as the loop ends."""
+    servers = [server for server in sockets.values() if isinstance(server, Server)]
+    for server in servers:
+        server.loop_thread = threading.get_ident()
+    try:
+        if hasattr(select, "poll"):
+            Loop(sockets).run(timeout)
+        else:
+            wasyncore.loop(timeout=timeout, map=sockets)
+    finally:
+        for server in servers:
+            server.loop_thread = None
+            server.reads.close()
+
+
+class Unread:
+    """The loop's connection to the database where it has none: nothing to close."""
+
+    @staticmethod
+    def read(*_args: Any) -> None:
+        return None
+
+    def close(self) -> None:
+        pass
 
 
 class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
-    """Waitress's server on one socket, with at most ``per_address`` connections open from one address."""
+    """Waitress's server on one socket, with at most ``per_address`` connections open from one address; the follow
+    board's 304, the request sent most, answered in the loop thread (``add_task``)."""
 
     channel_class = Channel
     per_address: int | None = PER_ADDRESS
     platform = sys.platform
+    loop_thread: int | None = None  # the thread running the loop, while it runs
+    boards: UnchangedBoards | None = None
+    reads: "OwnConnection | Unread" = Unread()  # the loop's connection to the database (none until it has one)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, application: Any, *args: Any, **kwargs: Any) -> None:
         try:
-            super().__init__(*args, **kwargs)
+            super().__init__(application, *args, **kwargs)
         except OSError:  # a port in use, say: its socket and trigger closed, as the next port may be tried
             if getattr(self, "trigger", None) is not None:  # made first, then the socket
                 self.close()
             raise
+        extensions = getattr(application, "extensions", {})
+        self.boards = extensions.get("unchanged_boards")
+        if self.boards is not None and (self.boards.app.config["BEHIND_PROXY"] or self.adj.url_prefix):
+            self.boards = None  # the proxy's headers and a prefix are the app's to read
+        self.reads = OwnConnection(self.boards) if self.boards is not None else Unread()
+
+    def add_task(self, channel: "Channel") -> None:
+        """A request complete on ``channel``, the only one it has waiting: a worker thread serves it, unless it is
+        the board's 304 to answer here, in the loop thread, without the WSGI machinery."""
+        if self.loop_thread != threading.get_ident() or not self.unchanged_board(channel):
+            super().add_task(channel)
+
+    def unchanged_board(self, channel: "Channel") -> bool:
+        """Answer the request waiting on ``channel`` with a 304 when UnchangedBoards would (the same checks, the
+        same headers as waitress writes them); False, having done nothing, when the app is to answer."""
+        request = channel.requests[0]
+        if self.boards is None or not plain_keep_alive(request) or not channel.connected or channel.total_outbufs_len:
+            return False
+        path, key = request.path, None
+        if self.boards.app.config["GROUPS_OPEN"]:
+            found = GROUP_PATH.fullmatch(path)
+            if found:
+                key, path = found.groups()
+                if path is None:
+                    return False
+        headers = request.headers
+        environ = {
+            "REQUEST_METHOD": request.command,
+            "PATH_INFO": path,
+            "HTTP_HOST": headers.get("HOST"),
+            "HTTP_IF_NONE_MATCH": headers.get("IF_NONE_MATCH"),
+            "CONTENT_LENGTH": headers.get("CONTENT_LENGTH"),
+            **({KEY: key} if key is not None else {}),
+        }
+        try:
+            tag = self.boards.unchanged(environ, self.reads.read)
+        except Exception:  # whatever the doubt, the app answers (and says what went wrong)
+            return False
+        if tag is None:
+            return False
+        channel.write_soon(answer_304(self.boards.headers(tag), self.adj.ident))
+        channel.requests.pop(0)
+        request.close()
+        channel.last_activity = time.time()
+        return True
+
+    def close(self) -> None:
+        super().close()
+        if self.loop_thread is None:  # else the loop closes it as it ends, in its own thread
+            self.reads.close()
 
     def set_reuse_addr(self) -> None:
         """This platform's options for the listening socket, where waitress would set SO_REUSEADDR on every one."""
@@ -323,6 +432,37 @@ class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
         return sum(
             1 for channel in self._map.values() if isinstance(channel, HTTPChannel) and channel.addr[0] == address
         )
+
+
+# Request headers that leave a 304 to the app: a proxy's (waitress strips them, or the app reads them), a body's
+# (Content-Length is checked on its own), an upgrade.
+NOT_PLAIN = ("FORWARDED", "X_FORWARDED", "TRANSFER_ENCODING", "EXPECT", "UPGRADE")
+
+
+def plain_keep_alive(request: Any) -> bool:
+    """A parsed request the loop may answer: HTTP/1.1, whole, no body, the connection kept (waitress's parser)."""
+    headers = request.headers
+    return (
+        not request.error
+        and request.completed
+        and request.version == "1.1"
+        and request.command in ("GET", "HEAD")
+        and not request.chunked
+        and not request.expect_continue
+        and request.content_length == 0
+        and headers.get("CONNECTION", "keep-alive").lower() == "keep-alive"
+        and not any(name.startswith(NOT_PLAIN) for name in headers)
+    )
+
+
+def answer_304(headers: list[tuple[str, str]], ident: str | None) -> bytes:
+    """A 304's bytes as waitress's task writes them: its header names capitalized, Server and Date added, sorted."""
+    lines = [("-".join(part.capitalize() for part in name.split("-")), value) for name, value in headers]
+    if ident:
+        lines.append(("Server", ident))
+    lines.append(("Date", build_http_date(time.time())))
+    fields = [f"{name}: {value}" for name, value in sorted(lines, key=lambda line: line[0])]  # stable, as waitress's
+    return ("\r\n".join(["HTTP/1.1 304 Not Modified", *fields]) + "\r\n\r\n").encode("latin-1")
 
 
 def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -> Any:

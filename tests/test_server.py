@@ -1,5 +1,6 @@
 """The real production server: two phones racing to record the same hand."""
 
+import http.client
 import socket
 import threading
 import urllib.request
@@ -112,3 +113,32 @@ def test_the_server_starts_on_an_output_in_cp1252_as_windows_gives_a_redirected_
         said = server.log.read().decode("cp1252")
     assert f"Data folder: {tmp_path / '?ód?'}\n" in said  # what cp1252 cannot hold, as "?"
     assert "On the phones, open:\n    https://hearts.example.org/\n" in said and "scan" not in said
+
+
+def test_a_follower_keeps_its_connection_across_the_boards_304(server):
+    """Waitress closes an HTTP/1.1 connection after any answer without Content-Length, which a 304 must not carry:
+    every poll of a following phone cost a new connection. An answer without a body keeps it open; a request that
+    asks for ``Connection: close`` still closes it."""
+    status, game = call("POST", server + "/api/games", {"players": ["Ann", "Ben", "Cat", "Dan"]})
+    assert status == 201
+    host, port = server.removeprefix("http://").rsplit(":", 1)
+    path = f"/games/{game['id']}/follow/board"
+    phone = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        phone.request("GET", path)
+        first = phone.getresponse()
+        first.read()
+        tag, opened = first.getheader("ETag"), phone.sock
+        assert first.status == 200 and opened is not None
+        for _ in range(3):
+            phone.request("GET", path, headers={"If-None-Match": tag})
+            unchanged = phone.getresponse()
+            unchanged.read()
+            assert unchanged.status == 304 and unchanged.getheader("Connection") is None
+            assert phone.sock is opened  # the same connection, never closed and opened again
+        phone.request("GET", path, headers={"If-None-Match": tag, "Connection": "close"})
+        last = phone.getresponse()
+        last.read()
+        assert last.status == 304 and last.getheader("Connection") == "close" and phone.sock is None
+    finally:
+        phone.close()

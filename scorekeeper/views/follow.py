@@ -11,6 +11,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
 from werkzeug.http import parse_etags, quote_etag
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -81,6 +82,7 @@ class UnchangedBoards:
     on a server that is one group's) that no passcode locks, whose version is in If-None-Match. Everything else
     (a changed game, a wrong key, a passcode to ask for, any doubt) goes on to the app, which answers as ever.
     It keeps nothing between requests: every answer is the database's word at that moment, whichever process asks.
+    The production server asks ``unchanged`` itself, in its loop thread, before any worker (serving.py).
     """
 
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
@@ -97,14 +99,21 @@ class UnchangedBoards:
         )
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        tag = self.unchanged(environ, self.read)
+        if tag is not None:
+            start_response("304 Not Modified", self.headers(tag))
+            return []
+        return self.wsgi_app(environ, start_response)
+
+    def unchanged(self, environ: dict[str, Any], read: "Reader") -> str | None:
+        """The version tag to answer 304 with, or None when the app answers; ``read`` asks the database."""
         asked = environ.get("HTTP_IF_NONE_MATCH")
         found = BOARD_PATH.fullmatch(environ.get("PATH_INFO", "")) if asked else None
         if found and environ.get("REQUEST_METHOD") in ("GET", "HEAD") and self.plain(environ):
-            tag = self.version(environ, int(found.group(1)))
+            tag = self.version(environ, int(found.group(1)), read)
             if tag is not None and parse_etags(asked).contains(tag):
-                start_response("304 Not Modified", self.headers(tag))
-                return []
-        return self.wsgi_app(environ, start_response)
+                return tag
+        return None
 
     def plain(self, environ: dict[str, Any]) -> bool:
         """A request the app's first checks would let through: a host of this server's, no body."""
@@ -117,7 +126,7 @@ class UnchangedBoards:
             and "HTTP_TRANSFER_ENCODING" not in environ
         )
 
-    def version(self, environ: dict[str, Any], game_id: int) -> str | None:
+    def version(self, environ: dict[str, Any], game_id: int, read: "Reader") -> str | None:
         """The game's version tag, when the game is of this address's group and no passcode locks its pages."""
         if game_id > models.ROW_NUMBER_MAX:
             return None
@@ -131,12 +140,20 @@ class UnchangedBoards:
             if key is not None or first is None or self.app.config.get("PASSCODE"):
                 return None
             statement, values = self.in_first, {"game": game_id, "group": first.id}
+        changed = read(statement, values)
+        return None if changed is None else version_tag(game_id, changed)
+
+    def database(self) -> Engine:
         if self.engine is None:
             with self.app.app_context():
                 self.engine = db.engine
-        with self.engine.connect() as connection:
-            changed = connection.execute(statement, values).scalar()
-        return None if changed is None else version_tag(game_id, changed)
+        return self.engine
+
+    def read(self, statement: Select[datetime], values: dict[str, object]) -> datetime | None:
+        """The game's updated_at through the app's pool (None: no such game in the group)."""
+        with self.database().connect() as connection:
+            changed: datetime | None = connection.execute(statement, values).scalar()
+        return changed
 
     @staticmethod
     def headers(tag: str) -> list[tuple[str, str]]:
@@ -150,3 +167,79 @@ class UnchangedBoards:
             ("Referrer-Policy", "same-origin"),
             ("Vary", "Accept-Language, Cookie"),
         ]
+
+
+Reader = Callable[[Select[datetime], dict[str, object]], datetime | None]
+
+
+class OwnConnection:
+    """One connection of the database's driver for the server's loop thread, which answers the board's 304 without
+    a worker (serving.py): opened as the app's pool opens one (SQLite's settings), then kept out of the pool, read
+    in autocommit (no transaction stays open: every read sees the last change), and closed by ``close`` when the
+    server stops. A query that fails closes it (the next one opens another) and says None: the app answers.
+
+    Only one thread may use it, and only one does: the loop's.
+    """
+
+    def __init__(self, boards: UnchangedBoards) -> None:
+        self.boards = boards
+        self.connection: Any = None
+        self.queries: dict[int, tuple[str, list[str] | None, Any]] = {}  # each statement as its driver takes it
+
+    def read(self, statement: Select[datetime], values: dict[str, object]) -> datetime | None:
+        engine = self.boards.database()
+        if isinstance(engine.pool, StaticPool):  # an in-memory SQLite lives in the pool's one connection
+            return self.boards.read(statement, values)
+        try:
+            sql, order, convert = self.compiled(statement, engine)
+            if self.connection is None:
+                self.connection = self.connect(engine)
+            cursor = self.connection.cursor()
+            try:
+                cursor.execute(sql, tuple(values[name] for name in order) if order is not None else values)
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+        except Exception:  # a connection lost (the database restarted, say): the app, with its pool's ping, answers
+            self.close()
+            return None
+        if row is None:
+            return None
+        changed: datetime = convert(row[0]) if convert else row[0]
+        return changed
+
+    @staticmethod
+    def connect(engine: Engine) -> Any:
+        pooled = engine.raw_connection()
+        try:
+            pooled.detach()  # the pool forgets it: this object closes it
+            connection: Any = pooled.dbapi_connection
+            if engine.dialect.name == "postgresql":
+                connection.rollback()  # the pool's ping may have begun a transaction
+                connection.autocommit = True  # a read is one round trip, with no transaction to end
+            elif engine.dialect.name == "sqlite":
+                connection.isolation_level = None  # the driver begins no transaction: each read sees the last commit
+        except Exception:
+            pooled.close()
+            raise
+        return connection
+
+    def compiled(self, statement: Select[datetime], engine: Engine) -> tuple[str, list[str] | None, Any]:
+        """The statement as the driver takes it: its text, its parameters' order (None: by name), the result's
+        conversion (SQLite keeps a time as text)."""
+        done = self.queries.get(id(statement))
+        if done is None:
+            compiled = statement.compile(dialect=engine.dialect)
+            order = list(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+            column = models.Game.__table__.c.updated_at
+            convert = column.type.dialect_impl(engine.dialect).result_processor(engine.dialect, None)
+            done = self.queries[id(statement)] = (compiled.string, order, convert)
+        return done
+
+    def close(self) -> None:
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            try:
+                connection.close()
+            except Exception:  # closed already, or its server gone: nothing more to let go
+                pass

@@ -11,6 +11,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import rules
+from ..db import engine_number
 from ..forms import ActionForm, seat_or_text, show_rule_errors
 from ..forms.groups import NewGroupForm
 from ..forms.table import HandForm, NewGameForm
@@ -24,6 +25,10 @@ bp = Blueprint("table", __name__)
 # comes out of a template but in markup, so no name or number can be mistaken for it.
 TABLE_PAGES: KeptByVersion[str] = KeptByVersion(64)
 TOKEN = "<form token>"
+# Each row of a list of hands, kept by all it shows (the hand's scores, totals and moon, the house rules, the
+# game's address, the language): a hand recorded, corrected or undone is a row never seen before, while the
+# rows of the hands before it, the longer part of a page late in the evening, are rendered once.
+HAND_ROWS: KeptByVersion[Markup] = KeptByVersion(16384)
 
 
 @bp.get("/")
@@ -138,6 +143,20 @@ def fresh_table(loaded: games.LoadedGame, number: int) -> Markup:
         form = HandForm(number=number).for_table(loaded.players)
         body = TABLE_PAGES.put(key, table_body(loaded, form).replace(token, TOKEN))
     return Markup(body.replace(TOKEN, token))
+
+
+@bp.app_template_global()
+def hand_rows(loaded: games.LoadedGame, hands: list[rules.ScoredHand], read_only: bool) -> Markup:
+    """Rows of the list of hands (table/_hand_row.html), each rendered once for all it shows."""
+    shown = (engine_number(), loaded.id, request.script_root, str(get_locale()), bool(read_only), loaded.rules)
+    rows = []
+    for scored in hands:
+        row = HAND_ROWS.get((*shown, scored))
+        if row is None:
+            page = render_template("table/_hand_row.html", loaded=loaded, scored=scored, read_only=bool(read_only))
+            row = HAND_ROWS.put((*shown, scored), Markup(page))
+        rows.append(row)
+    return Markup("").join(rows)
 
 
 def table_body(loaded: games.LoadedGame, form: HandForm, preview: games.Preview | None = None) -> str:

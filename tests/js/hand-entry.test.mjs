@@ -1,5 +1,5 @@
 // What the hand form makes of the taps (static/hand-entry.js): the hearts counted, what is missing and where, the
-// last row filled in, the live check, what Save says. The rules as the form carries them (views/common.hand_rules).
+// last row filled in, the live check, what Save says. The rules as the form carries them (views/template_helpers.hand_rules).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as entries from "../../static/hand-entry.js";
