@@ -71,7 +71,7 @@ def main(instance: Path | None) -> None:
 @click.option("--threads", type=click.IntRange(1, 256), help=_("Threads that run the app. Default: THREADS, else 8."))
 @click.option("--workers", hidden=True)  # gone: said when given
 def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
-    from . import create_app, serving
+    from . import connections, create_app, serving
     from .lan import banner, open_server_note
 
     if workers is not None:
@@ -87,7 +87,7 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     ports = serving.PORTS if bind is None and where is None else 1
     try:
         # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
-        server = serving.listening_server(app, settings, None if behind_proxy else serving.PER_ADDRESS, ports)
+        server = serving.listening_server(app, settings, None if behind_proxy else connections.PER_ADDRESS, ports)
     except serving.PortInUse as taken:
         raise StartupError(another_port(taken, bind, where)) from None
     asked, port = serving.host_and_port(chosen)[1], serving.addresses(server)[0][1]

@@ -1,4 +1,4 @@
-"""The follow board's 304, answered by the server's loop thread (serving.py) as the app would answer it, and
+"""The follow board's 304, answered by the server's loop thread (connections.py) as the app would answer it, and
 everything else (another group's key, a changed game, any doubt) left to the app."""
 
 import socket

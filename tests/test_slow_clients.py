@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 import pytest
 from waitress.channel import HTTPChannel
 
-from scorekeeper import serving
-from scorekeeper.serving import PER_ADDRESS
+from scorekeeper import connections
+from scorekeeper.connections import PER_ADDRESS
 
 from server import call, running_server
 
@@ -83,13 +83,13 @@ class Connection(HTTPChannel):
 def test_the_servers_loop_looks_only_at_connections_that_had_something_happen(monkeypatch):
     """A thousand phones following games keep a thousand connections open: a turn of the loop (one with every
     request and answer) looks at those that had an event, not at every idle one."""
-    monkeypatch.setattr(serving, "LOOK_AT_ALL_EVERY", 600)  # the look at every one, once a second: not in this test
+    monkeypatch.setattr(connections, "LOOK_AT_ALL_EVERY", 600)  # the look at every one, once a second: not in this test
     pairs = [socket.socketpair() for _ in range(200)]
     try:
-        sockets = serving.Sockets()
+        sockets = connections.Sockets()
         for ours, _theirs in pairs:
             sockets[ours.fileno()] = Connection(ours)
-        loop = serving.Loop(sockets)
+        loop = connections.Loop(sockets)
         loop.turn(0)  # the first turn looks at every connection
         assert {connection.asked for connection in sockets.values()} == {1}
         pairs[7][1].sendall(b"GET")

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from scorekeeper import config, create_app, serving
+from scorekeeper import config, connections, create_app, serving
 from scorekeeper.db import db
 from scorekeeper.main import main
 
@@ -228,9 +228,9 @@ def test_on_windows_the_port_is_taken_exclusively(monkeypatch):
     listening = SimpleNamespace(
         platform="win32", socket=SimpleNamespace(setsockopt=lambda *given: options.append(given))
     )
-    serving.Server.set_reuse_addr(listening)
+    connections.Server.set_reuse_addr(listening)
     assert options == [(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)]
-    assert serving.listening_options("linux") == serving.listening_options("darwin") == [("SO_REUSEADDR", 1)]
+    assert connections.listening_options("linux") == connections.listening_options("darwin") == [("SO_REUSEADDR", 1)]
 
 
 def test_on_windows_a_port_held_exclusively_by_another_program_is_a_port_in_use():

@@ -1,6 +1,6 @@
 """How large a body each address takes: refused (413) before anything reads more of it.
 
-The production server applies the same limits by a request's length, before the app (serving.py).
+The production server applies the same limits by a request's length, before the app (connections.py).
 """
 
 import io
@@ -23,7 +23,7 @@ LARGE_BODIES = ("/history/import",)
 
 def body_max(path: str, largest: int) -> int:
     """The largest body a request to ``path`` may send, at the server's root or in a group (``/g/<key>/…``):
-    the production server refuses a larger one by its length, before reading it (serving.py), and so does the app.
+    the production server refuses a larger one by its length, before reading it (connections.py), and so does the app.
 
     >>> largest = 64 * 1024 * 1024
     >>> body_max("/api/games", largest), body_max("/g/abc/history/import", largest) == largest

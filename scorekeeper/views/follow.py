@@ -82,7 +82,7 @@ class UnchangedBoards:
     on a server that is one group's) that no passcode locks, whose version is in If-None-Match. Everything else
     (a changed game, a wrong key, a passcode to ask for, any doubt) goes on to the app, which answers as ever.
     It keeps nothing between requests: every answer is the database's word at that moment, whichever process asks.
-    The production server asks ``unchanged`` itself, in its loop thread, before any worker (serving.py).
+    The production server asks ``unchanged`` itself, in its loop thread, before any worker (connections.py).
     """
 
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
@@ -174,7 +174,7 @@ Reader = Callable[[Select[datetime], dict[str, object]], datetime | None]
 
 class OwnConnection:
     """One connection of the database's driver for the server's loop thread, which answers the board's 304 without
-    a worker (serving.py): opened as the app's pool opens one (SQLite's settings), then kept out of the pool, read
+    a worker (connections.py): opened as the app's pool opens one (SQLite's settings), then kept out of the pool, read
     in autocommit (no transaction stays open: every read sees the last change), and closed by ``close`` when the
     server stops. A query that fails closes it (the next one opens another) and says None: the app answers.
 
