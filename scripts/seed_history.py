@@ -16,10 +16,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper import create_app, models, rules  # noqa: E402
+from scorekeeper.config import database_name  # noqa: E402
 from scorekeeper.db import db  # noqa: E402
 from scorekeeper.paths import instance_folder  # noqa: E402
 from scorekeeper.service.rows import give_hands, house_rules_of, new_game_row  # noqa: E402
-from scorekeeper.serving import database_name  # noqa: E402
 
 REGULARS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
 BATCH = 500
