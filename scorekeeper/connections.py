@@ -82,8 +82,8 @@ class Task(WSGITask):  # type: ignore[misc]
     bodiless = False  # set while the headers of such an answer are built
 
     def build_response_header(self) -> bytes:
-        connection = self.request.headers.get("CONNECTION", "").lower()
-        self.bodiless = not self.has_body and self.version == "1.1" and connection != "close"
+        closing = "close" in tokens(self.request.headers.get("CONNECTION", ""))
+        self.bodiless = not self.has_body and self.version == "1.1" and not closing
         try:
             header: bytes = super().build_response_header()
         finally:
@@ -340,7 +340,17 @@ class Server(TcpWSGIServer):  # type: ignore[misc]  # waitress ships no types
 
 # Request headers that leave a 304 to the app: a proxy's (waitress strips them, or the app reads them), a body's
 # (Content-Length is checked on its own), an upgrade.
+TAGS_MAX = 1024  # an If-None-Match longer than a phone's few tags is the app's to read, not the loop's (it stalls all)
 NOT_PLAIN = ("FORWARDED", "X_FORWARDED", "TRANSFER_ENCODING", "EXPECT", "UPGRADE")
+
+
+def tokens(header: str) -> set[str]:
+    """A header's comma-separated tokens, as RFC 9110 lists them (two such headers: waitress joins them by commas).
+
+    >>> sorted(tokens("keep-alive, Close")), tokens("")
+    (['close', 'keep-alive'], set())
+    """
+    return {token.strip().lower() for token in header.split(",")} - {""}
 
 
 def plain_keep_alive(request: Any) -> bool:
@@ -354,7 +364,8 @@ def plain_keep_alive(request: Any) -> bool:
         and not request.chunked
         and not request.expect_continue
         and request.content_length == 0
-        and headers.get("CONNECTION", "keep-alive").lower() == "keep-alive"
+        and tokens(headers.get("CONNECTION", "keep-alive")) == {"keep-alive"}
+        and len(headers.get("IF_NONE_MATCH", "")) <= TAGS_MAX
         and not any(name.startswith(NOT_PLAIN) for name in headers)
     )
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+import sqlalchemy
 from werkzeug.test import Client
 
 from scorekeeper import create_app, serving
@@ -164,3 +165,82 @@ def test_without_its_own_connection_the_loop_leaves_the_304_to_the_app(open_app,
             assert called == [board]  # by the app's own middleware, as before the loop answered
         finally:
             phone.close()
+
+
+def test_the_loop_leaves_to_the_app_what_the_app_would_refuse_or_close(open_app):
+    """A Connection header naming close among other tokens, a Host the app cannot read, a list of tags far longer
+    than a phone sends: the app answers each (and closes the connection when asked to)."""
+    client = open_app.test_client()
+    ours = new_group(client)
+    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
+    board = f"{ours}/games/{game}/follow/board"
+    with served(open_app) as (port, called):
+        phone = Phone(port)
+        try:
+            tag = phone.ask(board)[1]["Etag"]
+            called.clear()
+            status, _headers, _body = phone.ask(board, f"If-None-Match: {tag}", "Host: [127.0.0.1]")
+            assert status == "HTTP/1.1 400 BAD REQUEST" and len(called) == 1
+            many = ", ".join([f'"{number}"' for number in range(300)] + [tag])
+            status, _headers, _body = phone.ask(board, f"If-None-Match: {many}")
+            assert status.upper() == "HTTP/1.1 304 NOT MODIFIED" and len(called) == 2  # the WSGI app's 304
+            status, _headers, _body = phone.ask(board, f"If-None-Match: {tag}", "Connection: keep-alive, close")
+            assert status.upper() == "HTTP/1.1 304 NOT MODIFIED" and len(called) == 3
+            assert phone.socket.recv(1) == b""  # closed after it, as asked
+        finally:
+            phone.close()
+
+
+def test_a_read_that_fails_leaves_the_boards_to_the_app_for_a_while(open_app, monkeypatch):
+    """The loop serves every connection: after a read that failed (a connection lost, a lock held too long) it
+    does not try again at each poll, but leaves the boards to the app for REST_SECONDS."""
+    client = open_app.test_client()
+    ours = new_group(client)
+    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
+    boards = open_app.extensions["unchanged_boards"]
+    with open_app.app_context():
+        group = db.session.scalar(db.text("SELECT group_id FROM games WHERE id = :game"), {"game": game})
+    now, tries, connect = [1000.0], [], follow.OwnConnection.connect
+
+    def failing_once(own, engine):
+        tries.append(engine)
+        if len(tries) == 1:
+            raise OSError("connection refused")
+        return connect(own, engine)
+
+    monkeypatch.setattr(follow.OwnConnection, "connect", failing_once)
+    own = follow.OwnConnection(boards, clock=lambda: now[0])
+    values = {"game": game, "group": group}
+    try:
+        assert own.read(boards.in_first, values) is None and len(tries) == 1
+        now[0] += follow.OwnConnection.REST_SECONDS - 0.5
+        assert own.read(boards.in_first, values) is None and len(tries) == 1  # resting: not even a try
+        now[0] += 1
+        assert own.read(boards.in_first, values) is not None and len(tries) == 2
+    finally:
+        own.close()
+
+
+def test_a_lock_held_on_the_games_ends_the_loops_read_at_once(open_app, server_url):
+    """Another process's migration holds the games' table: the loop's read gives up (the app answers) instead of
+    waiting with every connection of the server behind it."""
+    if server_url is None:
+        pytest.skip("a reader waits for no lock in SQLite's WAL: this run is on SQLite")
+    client = open_app.test_client()
+    ours = new_group(client)
+    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
+    boards = open_app.extensions["unchanged_boards"]
+    with open_app.app_context():
+        group = db.session.scalar(db.text("SELECT group_id FROM games WHERE id = :game"), {"game": game})
+        db.session.remove()
+    own = follow.OwnConnection(boards)
+    values = {"game": game, "group": group}
+    assert own.read(boards.in_first, values) is not None
+    locker = sqlalchemy.create_engine(server_url)
+    try:
+        with locker.begin() as connection:
+            connection.exec_driver_sql("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")
+            assert own.read(boards.in_first, values) is None
+    finally:
+        own.close()
+        locker.dispose()

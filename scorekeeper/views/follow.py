@@ -2,6 +2,7 @@
 
 import functools
 import re
+import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -13,6 +14,7 @@ from sqlalchemy import Select, bindparam, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 from werkzeug.http import parse_etags, quote_etag
+from werkzeug.sansio.utils import get_host
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import group_scope, guard, models, sites
@@ -118,9 +120,9 @@ class UnchangedBoards:
     def plain(self, environ: dict[str, Any]) -> bool:
         """A request the app's first checks would let through: a host of this server's, no body."""
         host = environ.get("HTTP_HOST")
+        host = get_host("http", host) if isinstance(host, str) else ""  # as the app reads it: "" for one it cannot
         return (
-            isinstance(host, str)
-            and host != ""
+            host != ""
             and sites.is_own_host(host, self.app.extensions["own_hosts"])
             and environ.get("CONTENT_LENGTH") in (None, "", "0")
             and "HTTP_TRANSFER_ENCODING" not in environ
@@ -176,13 +178,22 @@ class OwnConnection:
     """One connection of the database's driver for the server's loop thread, which answers the board's 304 without
     a worker (connections.py): opened as the app's pool opens one (SQLite's settings), then kept out of the pool, read
     in autocommit (no transaction stays open: every read sees the last change), and closed by ``close`` when the
-    server stops. A query that fails closes it (the next one opens another) and says None: the app answers.
+    server stops. A query that fails closes it and says None: the app answers.
+
+    The loop serves every connection of the server, so a read never waits long: a lock held on the games (another
+    process's migration, say) or a database slow to answer ends the read after ``WAIT_MS``, and then the app answers
+    the boards (with its own pool, in the worker threads) for ``REST_SECONDS`` before the loop tries again.
 
     Only one thread may use it, and only one does: the loop's.
     """
 
-    def __init__(self, boards: UnchangedBoards) -> None:
-        self.boards = boards
+    WAIT_MS = 100  # a read's longest wait for a lock (SQLite's busy timeout) or for the query (PostgreSQL's)
+    CONNECT_SECONDS = 2  # PostgreSQL's connect timeout (libpq's shortest)
+    REST_SECONDS = 5.0
+
+    def __init__(self, boards: UnchangedBoards, clock: Callable[[], float] = time.monotonic) -> None:
+        self.boards, self.clock = boards, clock
+        self.resting_until = 0.0
         self.connection: Any = None
         self.queries: dict[int, tuple[str, list[str] | None, Any]] = {}  # each statement as its driver takes it
 
@@ -190,6 +201,8 @@ class OwnConnection:
         engine = self.boards.database()
         if isinstance(engine.pool, StaticPool):  # an in-memory SQLite lives in the pool's one connection
             return self.boards.read(statement, values)
+        if self.clock() < self.resting_until:
+            return None
         try:
             sql, order, convert = self.compiled(statement, engine)
             if self.connection is None:
@@ -200,25 +213,32 @@ class OwnConnection:
                 row = cursor.fetchone()
             finally:
                 cursor.close()
-        except Exception:  # a connection lost (the database restarted, say): the app, with its pool's ping, answers
+        except Exception:  # a connection lost, a lock or a query waited for too long: the app answers for a while
             self.close()
+            self.resting_until = self.clock() + self.REST_SECONDS
             return None
         if row is None:
             return None
         changed: datetime = convert(row[0]) if convert else row[0]
         return changed
 
-    @staticmethod
-    def connect(engine: Engine) -> Any:
-        pooled = engine.raw_connection()
+    def connect(self, engine: Engine) -> Any:
+        if engine.dialect.name == "postgresql":  # as the pool connects, with a timeout: no listener of ours to run
+            args, options = engine.dialect.create_connect_args(engine.url)
+            connection: Any = engine.dialect.connect(*args, **{**options, "connect_timeout": self.CONNECT_SECONDS})
+            try:
+                connection.autocommit = True  # a read is one round trip, with no transaction to end
+                connection.execute(f"SET statement_timeout = {self.WAIT_MS}")
+            except Exception:
+                connection.close()
+                raise
+            return connection
+        pooled = engine.raw_connection()  # SQLite: the pool's listener sets the file's pragmas (db.py)
         try:
             pooled.detach()  # the pool forgets it: this object closes it
-            connection: Any = pooled.dbapi_connection
-            if engine.dialect.name == "postgresql":
-                connection.rollback()  # the pool's ping may have begun a transaction
-                connection.autocommit = True  # a read is one round trip, with no transaction to end
-            elif engine.dialect.name == "sqlite":
-                connection.isolation_level = None  # the driver begins no transaction: each read sees the last commit
+            connection = pooled.dbapi_connection
+            connection.isolation_level = None  # the driver begins no transaction: each read sees the last commit
+            connection.execute(f"PRAGMA busy_timeout = {self.WAIT_MS}")
         except Exception:
             pooled.close()
             raise
