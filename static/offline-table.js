@@ -117,9 +117,9 @@ function render() {
   if (settling) showConflict(settling); // again, on a fresh copy of the server's page
   // The server's last hand is not the last one while hands wait here: undoing it is for when they have gone.
   document.querySelectorAll(".hands .undo").forEach(function (undo) { undo.hidden = queue.length > 0; });
+  showWaiting(queue); // none left: the rows of those that were go (a hand dropped for another phone's too)
   if (!queue.length) return;
   showTotals(queue);
-  showWaiting(queue);
   var number = nextNumber(queue, queue[0].number);
   showNextHand(number);
   table.renumber(number);
@@ -132,12 +132,14 @@ function sent(count) {
 }
 
 function settle(result) {
+  var chosen = settling; // a conflict the person settled: this phone's hand may be gone, not sent
   return result.then(function (done) {
     sent(done.sent);
     settling = done.outcome.conflict ? done.outcome : null;
     document.getElementById("conflict").hidden = !settling;
-    // Hands went through: the server's page, with the scores it worked out (it calls render again)
-    return done.sent ? table.sent() : null;
+    // Hands went through, or a conflict was settled: the server's page, with the scores it worked out (it calls
+    // render again)
+    return done.sent || chosen ? table.sent() : null;
   }).then(render);
 }
 
