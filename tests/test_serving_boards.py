@@ -87,11 +87,17 @@ def new_group(client) -> str:
     return "/g/" + answer.headers["Location"].rstrip("/").rsplit("/g/", 1)[1]
 
 
+def new_game(client) -> tuple[str, int, str]:
+    """A game of four in a new group: the group's prefix, the game's id, the address of its follow board."""
+    ours = new_group(client)
+    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
+    return ours, game, f"{ours}/games/{game}/follow/board"
+
+
 def test_the_loop_answers_an_unchanged_board_as_the_app_does_and_leaves_the_rest_to_the_app(open_app):
     client = open_app.test_client()
-    ours, theirs = new_group(client), new_group(client)
-    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
-    board = f"{ours}/games/{game}/follow/board"
+    ours, game, board = new_game(client)
+    theirs = new_group(client)
     with served(open_app) as (port, called):
         phone = Phone(port)
         try:
@@ -127,9 +133,7 @@ def test_the_loop_answers_an_unchanged_board_as_the_app_does_and_leaves_the_rest
 
 def test_the_loop_leaves_a_board_the_passcode_locks_to_the_app(open_app):
     client = open_app.test_client()
-    ours = new_group(client)
-    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
-    board = f"{ours}/games/{game}/follow/board"
+    ours, game, board = new_game(client)
     with served(open_app) as (port, called):
         phone = Phone(port)
         try:
@@ -153,9 +157,7 @@ def test_without_its_own_connection_the_loop_leaves_the_304_to_the_app(open_app,
 
     monkeypatch.setattr(follow.OwnConnection, "connect", staticmethod(unreachable))
     client = open_app.test_client()
-    ours = new_group(client)
-    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
-    board = f"{ours}/games/{game}/follow/board"
+    ours, game, board = new_game(client)
     with served(open_app) as (port, called):
         phone = Phone(port)
         try:
@@ -171,9 +173,7 @@ def test_the_loop_leaves_to_the_app_what_the_app_would_refuse_or_close(open_app)
     """A Connection header naming close among other tokens, a Host the app cannot read, a list of tags far longer
     than a phone sends: the app answers each (and closes the connection when asked to)."""
     client = open_app.test_client()
-    ours = new_group(client)
-    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
-    board = f"{ours}/games/{game}/follow/board"
+    ours, game, board = new_game(client)
     with served(open_app) as (port, called):
         phone = Phone(port)
         try:
@@ -195,8 +195,7 @@ def test_a_read_that_fails_leaves_the_boards_to_the_app_for_a_while(open_app, mo
     """The loop serves every connection: after a read that failed (a connection lost, a lock held too long) it
     does not try again at each poll, but leaves the boards to the app for REST_SECONDS."""
     client = open_app.test_client()
-    ours = new_group(client)
-    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
+    ours, game, _board = new_game(client)
     boards = open_app.extensions["unchanged_boards"]
     with open_app.app_context():
         group = db.session.scalar(db.text("SELECT group_id FROM games WHERE id = :game"), {"game": game})
@@ -227,8 +226,7 @@ def test_a_lock_held_on_the_games_ends_the_loops_read_at_once(open_app, server_u
     if server_url is None:
         pytest.skip("a reader waits for no lock in SQLite's WAL: this run is on SQLite")
     client = open_app.test_client()
-    ours = new_group(client)
-    game = client.post(f"{ours}/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json["id"]
+    ours, game, _board = new_game(client)
     boards = open_app.extensions["unchanged_boards"]
     with open_app.app_context():
         group = db.session.scalar(db.text("SELECT group_id FROM games WHERE id = :game"), {"game": game})
