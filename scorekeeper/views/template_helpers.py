@@ -3,11 +3,14 @@ moments, numbers and lists in the page's language."""
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from types import CodeType
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
 from flask import Flask, url_for
 from flask_babel import format_date, format_decimal, format_percent, get_locale
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 from werkzeug.local import LocalProxy
 
 from .. import rules
@@ -15,7 +18,28 @@ from ..forms import ActionForm
 from ..languages import DEFAULT
 
 
+class CompiledOnce(BytecodeCache):
+    """Each template compiled once in a process, for every app built in it (the tests build one for each test,
+    and compiling the templates was a third of what a test of a page took): a template whose file changed is
+    compiled again, as Jinja's own caches do."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, tuple[str, CodeType | None]] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        checksum, code = self.compiled.get(bucket.key, ("", None))
+        if checksum == bucket.checksum:
+            bucket.code = code
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = (bucket.checksum, bucket.code)
+
+
+COMPILED = CompiledOnce()
+
+
 def init_app(app: Flask) -> None:
+    app.jinja_env.bytecode_cache = COMPILED
     app.context_processor(page_helpers)
     app.add_template_filter(and_list)
     app.add_template_filter(day)
