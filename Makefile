@@ -35,17 +35,16 @@ dev: $(VENV)/.run-deps $(CATALOGS)
 	$(VENV)/bin/flask --app scorekeeper run --debug \
 		--host $(firstword $(subst :, ,$(DEV_BIND))) --port $(lastword $(subst :, ,$(DEV_BIND)))
 
-# `make test WORKERS=3` runs the suite on 3 parallel workers (pytest-xdist; `auto`: one a core); unset, in one process.
-WORKERS ?=
-PARALLEL := $(if $(WORKERS),-n $(WORKERS))
+# The suite runs on one worker a core (pytest-xdist); `make test WORKERS=3` on 3, `WORKERS=0` in this one process
+# (where a debugger can stop it).
+WORKERS ?= auto
 
 test: $(VENV)/.test-deps $(CATALOGS) lint test-js
-	$(PY) -m pytest $(PARALLEL)
+	$(PY) -m pytest -n $(WORKERS)
 
-# Everything but the tests that drive a browser or start the production server: the answer while changing code,
-# on one worker a core unless WORKERS says otherwise.
+# Everything but the tests that drive a browser or start the production server: the answer while changing code.
 test-fast: $(VENV)/.test-deps $(CATALOGS) lint test-js
-	$(PY) -m pytest -n $(or $(WORKERS),auto) -m "not browser and not server"
+	$(PY) -m pytest -n $(WORKERS) -m "not browser and not server"
 
 # The tests start the command and the server a few hundred times: each start reads the compiled modules Python
 # kept (a third faster), even where the environment asks it not to keep them.
