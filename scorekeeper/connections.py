@@ -10,6 +10,7 @@ phones at many tables need it.
 serving.py builds the server from these and starts it.
 """
 
+import functools
 import select
 import socket
 import sys
@@ -372,12 +373,28 @@ def plain_keep_alive(request: Any) -> bool:
 
 def answer_304(headers: list[tuple[str, str]], ident: str | None) -> bytes:
     """A 304's bytes as waitress's task writes them: its header names capitalized, Server and Date added, sorted."""
+    before, after = header_block(tuple(headers), ident)
+    return before + http_date(int(time.time())) + after
+
+
+@functools.lru_cache(maxsize=1024)  # one for each game's version being followed
+def header_block(headers: tuple[tuple[str, str], ...], ident: str | None) -> tuple[bytes, bytes]:
+    """A 304's bytes before its Date's value and after it."""
     lines = [("-".join(part.capitalize() for part in name.split("-")), value) for name, value in headers]
     if ident:
         lines.append(("Server", ident))
-    lines.append(("Date", build_http_date(time.time())))
+    lines.append(("Date", DATE))
     fields = [f"{name}: {value}" for name, value in sorted(lines, key=lambda line: line[0])]  # stable, as waitress's
-    return ("\r\n".join(["HTTP/1.1 304 Not Modified", *fields]) + "\r\n\r\n").encode("latin-1")
+    before, after = ("\r\n".join(["HTTP/1.1 304 Not Modified", *fields]) + "\r\n\r\n").split(DATE)
+    return before.encode("latin-1"), after.encode("latin-1")
+
+
+DATE = "\0date\0"  # where the Date goes: no header value holds a NUL
+
+
+@functools.lru_cache(maxsize=2)
+def http_date(second: int) -> bytes:
+    return str(build_http_date(second)).encode("latin-1")
 
 
 class Servers(MultiSocketServer):  # type: ignore[misc]  # waitress ships no types

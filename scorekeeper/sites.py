@@ -12,7 +12,7 @@ import ipaddress
 import json
 import socket
 from collections.abc import Callable, Iterable
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any, TypeVar, cast
 
 from flask import Flask, Response, abort, current_app, request
@@ -85,6 +85,7 @@ def is_address(name: str) -> bool:
     return found.version == 4 or literal != name
 
 
+@lru_cache(maxsize=1024)  # asked at every request, of the few names a server's phones use
 def is_own_host(host: str, names: frozenset[str]) -> bool:
     name = host_name(host)
     return is_address(name) or bare_name(name) in names

@@ -47,6 +47,7 @@ class GroupListed:
     last_used: datetime
 
 
+@functools.lru_cache(maxsize=4096)  # each request of a group's phones asks for its key's
 def digest(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", errors="replace")).hexdigest()
 

@@ -113,7 +113,7 @@ class UnchangedBoards:
         found = BOARD_PATH.fullmatch(environ.get("PATH_INFO", "")) if asked else None
         if found and environ.get("REQUEST_METHOD") in ("GET", "HEAD") and self.plain(environ):
             tag = self.version(environ, int(found.group(1)), read)
-            if tag is not None and parse_etags(asked).contains(tag):
+            if tag is not None and (asked == quote_etag(tag) or parse_etags(asked).contains(tag)):  # a phone's one tag
                 return tag
         return None
 
