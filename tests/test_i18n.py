@@ -270,3 +270,24 @@ def test_each_translation_keeps_the_fields_of_a_message_in_braces(language):
         forms = message.string if isinstance(message.string, tuple) else (message.string,)
         for index, form in enumerate(forms):
             assert fields(form) == fields(ids[min(index, len(ids) - 1)]), (message.id, form)
+
+
+def test_the_words_of_the_moment_follow_the_request_and_a_forced_language(app):
+    """i18n.translations, which the rules and the templates ask at each word, answers as Flask-Babel's own."""
+    from flask_babel import force_locale, get_translations
+
+    from scorekeeper import rules
+    from scorekeeper.i18n import translations
+
+    with app.app_context():
+        assert translations() is get_translations()
+        assert rules.i18n.gettext("%(name)s deals", name="Ann") == "Ann deals"
+    with app.test_request_context("/", headers=GERMAN):
+        first = translations()  # before Flask-Babel chose the language: its own answer, which chooses it
+        assert first is get_translations() and translations() is first
+        german = rules.i18n.gettext("%(name)s deals", name="Ann")
+        assert german != "Ann deals" and "Ann" in german
+        with force_locale("en"):
+            assert translations() is get_translations()
+            assert rules.i18n.gettext("%(name)s deals", name="Ann") == "Ann deals"
+        assert rules.i18n.gettext("%(name)s deals", name="Ann") == german
