@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import ParamSpec, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import update
+from sqlalchemy import Update, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import models, rules
@@ -19,7 +19,7 @@ from ..db import db
 from . import groups, summary
 from .loaded import GameNotFound as GameNotFound
 from .loaded import LoadedGame as LoadedGame
-from .loaded import UnreadableGame, game_row, replay_checked, replayed
+from .loaded import UnreadableGame, game_row, kept, replay_checked, replayed, version_of
 from .loaded import all_games as all_games
 from .loaded import last_game as last_game
 from .loaded import list_games as list_games
@@ -149,7 +149,7 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     A resend of a stored hand with its number and the same facts (a double tap,
     a retry after a lost answer) stores nothing and is no error.
     """
-    locked = _locked(game_id)
+    locked = _locked(game_id, hands=False)
     loaded = locked.loaded
     expected = len(loaded.state.hands) + 1
     number = facts.get("number")
@@ -164,7 +164,7 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     loaded.state.upcoming()  # a finished game takes no more hands (a resend of its last one is answered above)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     state = rules.play(loaded.state, hand)
-    locked.row.hands.append(hand_row(expected, hand))
+    db.session.add(hand_row(expected, hand, game_id))  # beside the hands stored, which are not loaded
     return Recorded(_commit(locked, state))
 
 
@@ -236,17 +236,31 @@ def delete_game(game_id: int) -> None:
     db.session.commit()
 
 
-def _locked(game_id: int) -> Locked:
-    """Load a game for a change, holding its row so concurrent changes wait their turn."""
-    touched = db.session.execute(
-        update(models.Game).where(models.Game.id == game_id).values(updated_at=models.utcnow()),
-        execution_options={"synchronize_session": False},
-    )
-    if not touched.rowcount:  # type: ignore[attr-defined]
+def _locked(game_id: int, hands: bool = True) -> Locked:
+    """Load a game for a change, holding its row so concurrent changes wait their turn.
+
+    The game as it was is the one kept for the version read just before, when the row is locked at that very
+    version (nothing changed it in between): no replay. ``hands``: whether the change reads the hand rows
+    (recording a hand only adds one).
+    """
+    table = models.Game
+    before = db.session.scalar(select(table.updated_at).where(table.id == game_id))
+    loaded = None if before is None else kept(version_of(game_id, before))
+    lock = update(table).where(table.id == game_id).values(updated_at=models.utcnow())
+    touched = _lock(lock.where(table.updated_at == before)) if loaded is not None else 0
+    if not touched:  # nothing kept, or the game changed since: locked as it is now, and loaded from its rows
+        loaded, touched = None, _lock(lock)
+    if not touched:
         raise GameNotFound(_("There is no game %(game)d.", game=game_id))
     db.session.expire_all()
-    row = game_row(game_id)
-    return Locked(row, replayed(row))
+    row = game_row(game_id, hands)
+    return Locked(row, loaded or replayed(row))
+
+
+def _lock(statement: Update) -> int:
+    """How many rows the UPDATE touched (and so holds until the commit)."""
+    touched = db.session.execute(statement, execution_options={"synchronize_session": False})
+    return int(touched.rowcount)  # type: ignore[attr-defined]
 
 
 def _stored_hand(loaded: LoadedGame, number: int) -> None:

@@ -164,10 +164,11 @@ def load_game(game_id: int) -> LoadedGame:
     return found or replayed(game_row(game_id))
 
 
-def game_row(game_id: int) -> models.Game:
-    """The game's row with its players and hands, for a change to them."""
+def game_row(game_id: int, hands: bool = True) -> models.Game:
+    """The game's row with its players and (unless told otherwise) its hands, for a change to them."""
     # A query, not Session.get: the group in scope applies to it, whatever this session has loaded before.
-    game = db.session.scalar(select(models.Game).where(models.Game.id == game_id).options(*WHOLE_GAME))
+    options = WHOLE_GAME if hands else WHOLE_GAME[:1]
+    game = db.session.scalar(select(models.Game).where(models.Game.id == game_id).options(*options))
     if game is None:
         raise GameNotFound(gettext("There is no game %(game)d.", game=game_id))
     return game

@@ -78,8 +78,9 @@ def search_key(name: str) -> str | None:
     return None if rules.has_hidden_characters(name) or len(name) > rules.NAME_MAX * 3 else name_key(name)
 
 
-def hand_row(number: int, hand: rules.Hand) -> models.Hand:
-    return models.Hand(number=number, **hand_columns(hand))
+def hand_row(number: int, hand: rules.Hand, game_id: int | None = None) -> models.Hand:
+    """Hand ``number``'s row, of game ``game_id`` (None: of the game whose hands it is put among)."""
+    return models.Hand(number=number, **({"game_id": game_id} if game_id is not None else {}), **hand_columns(hand))
 
 
 def hand_columns(hand: rules.Hand) -> dict[str, object]:
