@@ -8,7 +8,7 @@ import functools
 import hashlib
 import secrets
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -34,6 +34,9 @@ class GroupSeen:
     name: str
     passcode_hash: str | None
     last_used: datetime
+
+
+SEEN = select(*(getattr(models.Group, field.name) for field in fields(GroupSeen)))  # a GroupSeen's values
 
 
 @dataclass(frozen=True)
@@ -86,9 +89,10 @@ def clean_name(name: object) -> str:
 
 
 def find_group(key: str) -> GroupSeen | None:
-    """The group whose key this is; None for any other text."""
-    found = db.session.scalar(select(models.Group).where(models.Group.key_digest == digest(key)))
-    return seen(found) if found is not None else None
+    """The group whose key this is; None for any other text. Asked at every request of a group's phones: its
+    values alone, no row for the session to keep."""
+    found = db.session.execute(SEEN.where(models.Group.key_digest == digest(key))).first()
+    return GroupSeen(*found) if found is not None else None
 
 
 def group_by_id(group_id: int) -> GroupSeen | None:
