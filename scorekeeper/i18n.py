@@ -9,6 +9,7 @@ are, and the host's (for the command), is languages.py's to say.
 import gettext
 import os
 from datetime import timedelta
+from typing import Any
 
 from flask import Flask, has_request_context, request
 from flask.globals import _cv_app
@@ -55,14 +56,19 @@ class Catalogs(Domain):  # type: ignore[misc]  # Flask-Babel ships no types
 def translations() -> gettext.NullTranslations:
     """The translations of the moment, as Flask-Babel's get_translations gives them, in fewer steps: a page asks
     for them at each of its hundred words. Once Flask-Babel has chosen the language of the moment (it keeps it in
-    ``g._flask_babel.babel_locale``, force_locale too), that language's catalog; before, Flask-Babel's own answer.
+    ``g._flask_babel.babel_locale``, force_locale too), that language's catalog, kept beside it; before, Flask-Babel's
+    own answer.
     """
     context = _cv_app.get(None)
-    chosen = getattr(getattr(context.g, "_flask_babel", None), "babel_locale", None) if context else None
+    kept: Any = getattr(context.g, "_flask_babel", None) if context else None
+    chosen = getattr(kept, "babel_locale", None)
     if chosen is None:
         found: gettext.NullTranslations = get_translations()
         return found
-    return catalog(str(chosen))
+    last = getattr(kept, "scorekeeper_catalog", None)  # (the language, its catalog) asked for last
+    if last is None or last[0] is not chosen:
+        last = kept.scorekeeper_catalog = (chosen, catalog(str(chosen)))
+    return last[1]
 
 
 def language() -> str:

@@ -55,3 +55,51 @@ def test_rows_already_shown_are_not_rendered_again_but_a_correction_and_an_undo_
     assert '<th scope="row">4<br>' not in page and totals_of(page, 3) == corrected[2]
     board = client.get(f"/games/{table.game_id}/follow/board").get_data(as_text=True)
     assert totals_of(board, 3) == corrected[2] and "Fix" not in board  # the follow board's rows: read-only
+
+
+@pytest.fixture
+def chips_rendered(app):
+    """How many times an empty hand form's chips were rendered (not taken as kept) since the test began."""
+    rendered = []
+
+    def note(_sender, template, context, **_more):
+        if template.name == "table/_hand_chips.html":
+            rendered.append(context["loaded"].id)
+
+    template_rendered.connect(note, app)
+    yield rendered
+    template_rendered.disconnect(note, app)
+
+
+def test_an_empty_forms_chips_are_rendered_once_a_game_and_language_and_the_page_is_as_rendered_whole(
+    table, client, chips_rendered
+):
+    from scorekeeper.views import table as table_view
+
+    table.start_game(players=("Ann", "Ben", "Cat", "Dan", "Eve"), omnibus=True)
+    page_url = f"/games/{table.game_id}"
+    client.get(page_url)
+    for hearts, queen in [([4, 0, 9, 0, 0], 1), ([0, 4, 0, 9, 0], 2)]:
+        table.record_hand(hearts, queen, jack=3)
+        page = client.get(page_url).get_data(as_text=True)
+    assert chips_rendered == [table.game_id]  # once, for the three versions of the page
+    german = client.get(page_url, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert chips_rendered == [table.game_id] * 2 and "Herzen" in german  # the other language's own
+
+    for kept in (table_view.HAND_CHIPS, table_view.TABLE_PAGES):
+        kept._kept.clear()
+    assert client.get(page_url).get_data(as_text=True) == page  # the same page, rendered whole
+    assert page.count('name="hearts-4"') == 14 and page.count('name="jack"') == 5  # 0 to 13; a name each
+
+
+def test_a_refused_hand_shows_its_chips_as_entered_with_the_problem_not_the_kept_ones(table, client):
+    table.start_game()
+    page_url = f"/games/{table.game_id}"
+    client.get(page_url)
+    refused = client.post(f"{page_url}/hands", data={"number": "1", "hearts-0": "13", "hearts-1": "13",
+                                                     "hearts-2": "13", "hearts-3": "0", "queen": "0"})  # fmt: skip
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert re.search(r'checked name="hearts-0" type="radio" value="13"', page)
+    assert 'class="error"' in page
+    assert 'checked name="hearts-0" type="radio" value="13"' not in client.get(page_url).get_data(as_text=True)  # kept, empty

@@ -29,6 +29,9 @@ TOKEN = "<form token>"
 # game's address, the language): a hand recorded, corrected or undone is a row never seen before, while the
 # rows of the hands before it, the longer part of a page late in the evening, are rendered once.
 HAND_ROWS: KeptByVersion[Markup] = KeptByVersion(16384)
+# An empty hand form's chips, kept by all they show (the players, the house rules, the language): the most of a
+# table page's rendering, once a game.
+HAND_CHIPS: KeptByVersion[Markup] = KeptByVersion(1024)
 
 
 @bp.get("/")
@@ -141,8 +144,17 @@ def fresh_table(loaded: games.LoadedGame, number: int) -> Markup:
     body = TABLE_PAGES.get(key)
     if body is None:
         form = HandForm(number=number).for_table(loaded.players)
-        body = TABLE_PAGES.put(key, table_body(loaded, form).replace(token, TOKEN))
+        body = TABLE_PAGES.put(key, table_body(loaded, form, chips=fresh_chips(loaded, form)).replace(token, TOKEN))
     return Markup(body.replace(TOKEN, token))
+
+
+def fresh_chips(loaded: games.LoadedGame, form: HandForm) -> Markup:
+    """An empty hand form's chips (table/_hand_chips.html), rendered once for all they show."""
+    key = (tuple(loaded.players), loaded.rules, str(get_locale()))
+    chips = HAND_CHIPS.get(key)
+    if chips is None:
+        chips = HAND_CHIPS.put(key, Markup(render_template("table/_hand_chips.html", form=form, loaded=loaded)))
+    return chips
 
 
 @bp.app_template_global()
@@ -159,8 +171,11 @@ def hand_rows(loaded: games.LoadedGame, hands: list[rules.ScoredHand], read_only
     return Markup("").join(rows)
 
 
-def table_body(loaded: games.LoadedGame, form: HandForm, preview: games.Preview | None = None) -> str:
-    return render_template("table/_table.html", loaded=loaded, form=form, preview=preview)
+def table_body(
+    loaded: games.LoadedGame, form: HandForm, preview: games.Preview | None = None, chips: Markup | None = None
+) -> str:
+    """The table page's content; ``chips``: the hand form's, rendered already (else rendered with the page)."""
+    return render_template("table/_table.html", loaded=loaded, form=form, preview=preview, chips=chips)
 
 
 @bp.post("/games/<int:game_id>/hands")
