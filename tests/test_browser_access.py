@@ -32,6 +32,7 @@ def pages(client):
     return {**registry.addresses(registry.PAGES, **found), "table": f"/games/{found['five']}"}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("language", ["en-US", "de-DE"])
 def test_every_page_passes_axe_at_360_px_light_and_dark(browser, live_server, pages, language):
     context = browser.new_context(**SMALL_PHONE, locale=language)
