@@ -8,10 +8,13 @@ import time
 from contextlib import contextmanager
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.db import db
+
+AXE_SCRIPT = Axe().axe_script  # axe-core, as axe-playwright-python ships it
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -161,6 +164,28 @@ def with_wake_lock(page, present: bool) -> list:
     lock = "{ request: kind => { window.asked.push(kind); return Promise.resolve({}); } }" if present else "undefined"
     page.add_init_script(f"window.asked = []; Object.defineProperty(navigator, 'wakeLock', {{ value: {lock} }});")
     return errors
+
+
+def serious_in_both_schemes(page: Page) -> dict[str, list[str]]:
+    """Axe's serious and critical violations on the page as loaded, light and dark: each violation's id and its
+    first nodes, by scheme. Axe is injected once; the page is judged in the scheme it was loaded in, then switched
+    in place to the other (the schemes are CSS only: no script reads them), and left in that one.
+
+    A transition or animation started by the switch would have axe judge colours halfway: none may run."""
+    page.evaluate(AXE_SCRIPT)
+    dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    found = {}
+    for scheme in ("dark", "light") if dark else ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+        assert page.evaluate("document.getAnimations().length") == 0, "the switch started an animation"
+        violations = page.evaluate("axe.run({resultTypes: ['violations']})")["violations"]
+        found[scheme] = [
+            f"{violation['id']}: {[node['target'] for node in violation['nodes']][:3]}"
+            for violation in violations
+            if violation["impact"] in ("serious", "critical")
+        ]
+    return found
 
 
 def tap_hand(page, names, hearts, queen: int) -> None:

@@ -20,6 +20,12 @@ pytest_plugins = ["engines"]  # every engine a test opens is closed when it ends
 expect.set_options(timeout=20_000)
 
 
+def pytest_collection_modifyitems(items):
+    """The long tests first (in their order), the others after them as collected: on several workers, the long
+    ones start at once, side by side, and the short ones fill in around them."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def data_folder(tmp_path_factory):
     """The tests' own data folder: never the clone's instance/, its settings or its secret key."""

@@ -278,6 +278,7 @@ def walk(browser, app, live_server, tmp_path):
 
 
 @pytest.mark.browser
+@pytest.mark.long
 def test_a_german_game_on_a_small_phone_fits_every_page_and_passes_axe(walk, client):
     page, say = walk.page, walk.say
     walk.look("home")

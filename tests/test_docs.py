@@ -91,6 +91,7 @@ def fresh_copy(folder: Path) -> Path:
 
 
 @pytest.mark.server
+@pytest.mark.long
 def test_every_command_block_of_the_readme_that_can_run_here_runs(sandbox, tmp_path):
     need_pipx()
     ran = []

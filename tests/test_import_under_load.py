@@ -101,6 +101,7 @@ def upload(url, document):
 
 
 @pytest.mark.server
+@pytest.mark.long
 def test_hands_recorded_during_a_big_import_are_all_kept(app, database_url):
     document = json.dumps(backup(GAMES)).encode()
     done = threading.Event()

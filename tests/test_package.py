@@ -19,7 +19,8 @@ import rcssmin  # type: ignore[import-untyped]
 
 from server import ROOT, call, wait_until_up
 
-pytestmark = pytest.mark.server
+# One worker builds the wheel and the venv for both tests (each worker would build its own).
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("package")]
 
 
 @pytest.fixture(scope="module")
