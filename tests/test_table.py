@@ -258,6 +258,18 @@ def test_correct_a_hand_opens_the_filled_form_and_recomputes(client, game):
     assert client.get(game + "/hands/7").status_code == 404
 
 
+def test_what_a_save_says_waits_for_the_page_opened_and_not_for_a_scripts_fetch(client, game):
+    """The service worker keeping a page for offline use, or a correction's preview still on its way, may be
+    answered between the save and the page it leads to: they leave the line for that page."""
+    client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))
+    client.post(game + "/hands/1", data=hand_form([9, 0, 4, 0], 1, 1))
+    for fetched in (game + "/hands/1", game):
+        assert 'class="flash' not in client.get(fetched, headers={"Sec-Fetch-Mode": "cors"}).get_data(as_text=True)
+    opened = client.get(game, headers={"Sec-Fetch-Mode": "navigate"}).get_data(as_text=True)
+    assert "Hand 1 corrected" in opened
+    assert "Hand 1 corrected" not in client.get(game).get_data(as_text=True)  # said once
+
+
 def test_a_correction_shows_every_later_hand_it_scores_otherwise(client, game):
     """Hand 2's moon is floored at Ann's total: correcting hand 1 changes what hand 2 took off, and the page says so."""
     client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))

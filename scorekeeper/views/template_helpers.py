@@ -7,7 +7,7 @@ from types import CodeType
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
-from flask import Flask, url_for
+from flask import Flask, get_flashed_messages, request, url_for
 from flask_babel import format_date, format_decimal, format_percent, get_locale
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
@@ -72,7 +72,19 @@ def page_helpers() -> dict[str, object]:
         "rule_differences": rules.differences,
         "cycle_players": rules.house.cycle_players,
         "action": LocalProxy(lambda: ActionForm(formdata=None)),
+        "said_to_this_page": said_to_this_page,
     }
+
+
+def said_to_this_page() -> list[tuple[str, str]] | list[str]:
+    """The lines flashed for the page the phone opens next ("Hand 1 corrected"). A page fetched by a script
+    (the service worker keeping it for offline use, a correction's preview as the taps change) leaves them for
+    that page: it may be answered in between, and the player would never see them. Browsers say which is which
+    (``Sec-Fetch-Mode``: ``navigate`` for a page opened, through the service worker too); a client that does not
+    say is opening the page."""
+    if request.headers.get("Sec-Fetch-Mode", "navigate") != "navigate":
+        return []
+    return get_flashed_messages(with_categories=True)
 
 
 def pass_line(direction: str) -> str:
