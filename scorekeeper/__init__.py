@@ -2,16 +2,17 @@
 
 import os
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import Flask
 from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
-from werkzeug.routing import IntegerConverter, Map
+from werkzeug.routing import IntegerConverter, Map, Rule
 
 from . import config, group_scope, guard, i18n, minify, scope, sites, startup
 from . import db as database
@@ -70,6 +71,7 @@ def create_app(
 
     startup.sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"], instance, create=create)
     app.url_map.converters["int"] = RowNumber
+    app.url_rule_class = Address
     with startup.failures(config.database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)):
         database.init_app(app)  # loads the database's driver
     scope.init_session(db.session)
@@ -127,6 +129,22 @@ class RowNumber(IntegerConverter):
 
     def __init__(self, url_map: Map, fixed_digits: int = 0, min: int | None = None, max: int | None = None) -> None:
         super().__init__(url_map, fixed_digits, min, ROW_NUMBER_MAX if max is None else max)
+
+
+class Address(Rule):
+    """An address of the app, its URL builder compiled once in a process for every app built in it: Werkzeug
+    writes and compiles Python code for each address of each app it builds, a seventh of what a test took (the
+    tests build an app for each). A builder depends on the address's parts and defaults alone."""
+
+    builders: ClassVar[dict[tuple[object, ...], Callable[..., tuple[str, str]]]] = {}
+
+    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
+        defaults = {name: self._converters[name].to_url(value) if name in self._converters else value
+                    for name, value in (self.defaults or {}).items()}  # fmt: skip
+        key = (self.rule, tuple(self._trace), repr(defaults), append_unknown)
+        if key not in self.builders:
+            self.builders[key] = super()._compile_builder(append_unknown)
+        return self.builders[key]
 
 
 def register_blueprints(app: Flask) -> None:
