@@ -133,15 +133,16 @@ class RowNumber(IntegerConverter):
 
 class Address(Rule):
     """An address of the app, its URL builder compiled once in a process for every app built in it: Werkzeug
-    writes and compiles Python code for each address of each app it builds, a seventh of what a test took (the
-    tests build an app for each). A builder depends on the address's parts and defaults alone."""
+    writes and compiles Python code for each address of each app it builds, a third of building the app (the
+    tests build one for each test). A builder depends on the address's parts alone, unless it has defaults
+    (none of the app's has): those get Werkzeug's own."""
 
     builders: ClassVar[dict[tuple[object, ...], Callable[..., tuple[str, str]]]] = {}
 
     def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
-        defaults = {name: self._converters[name].to_url(value) if name in self._converters else value
-                    for name, value in (self.defaults or {}).items()}  # fmt: skip
-        key = (self.rule, tuple(self._trace), repr(defaults), append_unknown)
+        if self.defaults:
+            return super()._compile_builder(append_unknown)
+        key = (tuple(self._trace), append_unknown)
         if key not in self.builders:
             self.builders[key] = super()._compile_builder(append_unknown)
         return self.builders[key]
