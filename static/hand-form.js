@@ -202,6 +202,7 @@ function handForm(form, hooks) {
   form.addEventListener("click", tapped);
   form.addEventListener("change", tapped);
   check();
+  form.dataset.live = "yes"; // from here on a tap is this script's (before it, the plain form's: no row fills itself in)
   return {
     form: form, button: button, facts: facts, missing: missing, point: point, say: say, hold: hold, label: label,
     fill: fill, reset: reset, entered: entered, taps: taps, latest: function () { return latest; }

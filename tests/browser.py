@@ -75,14 +75,36 @@ def shown_texts(locator: Locator) -> list[str]:
     return locator.evaluate_all(f"elements => elements.map({SHOWN})")
 
 
+def live_form(page: Page) -> Page:
+    """The page once its hand form is live (hand-form.js has started): a tap before it is the plain form's, and the
+    last row does not fill itself in. After a navigating click the heading can be in sight before that."""
+    expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
+    return page
+
+
+def hearts_row(page: Page, name: str, script: bool = True) -> Locator:
+    """A player's row of hearts chips on the live hand form (on the plain one where the page runs no script)."""
+    return (live_form(page) if script else page).get_by_role("group", name=f"Hearts taken by {name}")
+
+
+def tap_hearts(page: Page, name: str, count: int, script: bool = True) -> None:
+    hearts_row(page, name, script).get_by_text(str(count), exact=True).click()
+
+
+def tap_queen(page: Page, seat: int) -> None:
+    """Tap the Q♠ taker's chip by seat (the chips show short names)."""
+    live_form(page).locator("#queen .chip-row > label").nth(seat).click()
+
+
 def enter(page: Page, counts: list[int], queen: int) -> None:
     """Tap each seat's count of hearts on the table page (the last row may have filled itself in), then who took
     the Q♠."""
+    live_form(page)
     for seat, count in enumerate(counts):
         row = page.locator(f"#hearts-{seat}")
         if not row.locator(f"input[value='{count}']").is_checked():
             row.get_by_text(str(count), exact=True).click()
-    page.locator("#queen .chip-row > label").nth(queen).click()
+    tap_queen(page, queen)
 
 
 def save_button(page: Page) -> Locator:
@@ -192,9 +214,7 @@ def tap_hand(page, names, hearts, queen: int) -> None:
     """Enter a hand as a player does: tap each row's count where it differs from what the form shows, then the
     Q♠ taker's chip (by seat: the chips show short names)."""
     for name, count in zip(names, hearts, strict=True):
-        chip = page.get_by_role("group", name=f"Hearts taken by {name}").get_by_role(
-            "radio", name=str(count), exact=True
-        )
+        chip = hearts_row(page, name).get_by_role("radio", name=str(count), exact=True)
         if not chip.is_checked():
             chip.locator("xpath=..").click()
-    page.locator("#queen .chip-row > label").nth(queen).click()
+    tap_queen(page, queen)

@@ -5,8 +5,8 @@ import re
 
 import itsdangerous.timed
 import pytest
-from browser import LONG_NAMES, SMALL_PHONE, in_sight, served, with_wake_lock
-from playwright.sync_api import Locator, Page, expect
+from browser import LONG_NAMES, SMALL_PHONE, hearts_row, in_sight, served, tap_hearts, with_wake_lock
+from playwright.sync_api import Page, expect
 
 from scorekeeper import create_app
 from scorekeeper.db import db
@@ -38,14 +38,6 @@ def five(client):
     return f"/games/{game['id']}"
 
 
-def hearts_row(page: Page, name: str) -> Locator:
-    return page.get_by_role("group", name=f"Hearts taken by {name}")
-
-
-def tap(page: Page, name: str, count: int) -> None:
-    hearts_row(page, name).get_by_text(str(count), exact=True).click()
-
-
 def test_the_first_screen_is_the_next_hand(small, live_server, five):
     page = small()
     page.goto(live_server + five)
@@ -67,7 +59,7 @@ def test_the_first_screen_is_the_next_hand(small, live_server, five):
 def test_save_says_what_is_missing_and_shows_where(small, live_server, five, client):
     page = small()
     page.goto(live_server + five)
-    tap(page, "Christina", 5)
+    tap_hearts(page, "Christina", 5)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#live-check")).to_have_text("5 of 13 hearts: 8 missing · check Christopher’s row")
     expect(page.locator("#live-check")).to_have_class(re.compile("problem"))
@@ -76,7 +68,7 @@ def test_save_says_what_is_missing_and_shows_where(small, live_server, five, cli
     in_sight(row)
     expect(row.locator("input:focus")).to_have_count(1)
 
-    tap(page, "Christopher", 8)
+    tap_hearts(page, "Christopher", 8)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#live-check")).to_have_text("Who took the Q♠?")
     in_sight(page.get_by_role("group", name="Who took the Q♠"))
@@ -95,7 +87,7 @@ def test_without_the_script_a_refused_save_returns_to_the_first_error(small, liv
     page = small(script=False)
     page.goto(live_server + five)
     for name, count in taps:
-        tap(page, name, count)
+        tap_hearts(page, name, count, script=False)
     page.get_by_role("button", name="Save hand").click()
     message = page.get_by_role("alert").filter(has_text=error)
     in_sight(message)
@@ -105,7 +97,7 @@ def test_without_the_script_a_refused_save_returns_to_the_first_error(small, liv
 def test_a_moon_shows_its_options_with_the_advice_chosen(small, live_server, five):
     page = small()
     page.goto(live_server + five)
-    tap(page, "Christopher", 13)
+    tap_hearts(page, "Christopher", 13)
     page.get_by_role("group", name="Who took the Q♠").get_by_text("Christo…").click()
     advised = page.get_by_role("radio", name=re.compile("Everyone else"))
     expect(advised).to_be_checked()
@@ -122,9 +114,9 @@ def test_a_double_tap_stores_one_hand_and_shows_no_error(small, live_server, tab
     page = small()
     page.goto(f"{live_server}/games/{table.game_id}")
     page.evaluate("window.stillTheSamePage = true")
-    tap(page, "Ann", 4)
-    tap(page, "Ben", 0)
-    tap(page, "Dan", 0)
+    tap_hearts(page, "Ann", 4)
+    tap_hearts(page, "Ben", 0)
+    tap_hearts(page, "Dan", 0)
     page.get_by_role("group", name="Who took the Q♠").get_by_text("Ben").click()
     page.get_by_role("button", name="Save hand").dblclick()
     expect(page.get_by_role("status").filter(has_text="Hand 1 saved")).to_be_visible()
@@ -152,7 +144,7 @@ def test_a_form_loaded_hours_ago_still_saves(small, guarded_server, monkeypatch)
     with monkeypatch.context() as clock:  # the page, and its form's token, are three hours old
         clock.setattr(itsdangerous.timed.TimestampSigner, "get_timestamp", lambda self: hours_ago)
         page.goto(guarded_server + "/games/1")
-    tap(page, "Christina", 13)
+    tap_hearts(page, "Christina", 13, script=False)
     page.get_by_role("group", name="Who took the Q♠").get_by_text("Christo…").click()
     page.get_by_role("button", name="Save hand").click()
     expect(page.get_by_text("Hand 1 saved.")).to_be_visible()
@@ -162,8 +154,8 @@ def test_a_form_loaded_hours_ago_still_saves(small, guarded_server, monkeypatch)
 def test_the_correct_page_compares_before_and_after_as_you_tap(small, live_server, five, client):
     page = small()
     page.goto(f"{live_server}{five}/hands/1")  # hand 1 was 4, 0, 9, 0, 0 with the Q♠ to Christopher
-    tap(page, "Christina", 9)
-    tap(page, "Alexandra", 4)
+    tap_hearts(page, "Christina", 9)
+    tap_hearts(page, "Alexandra", 4)
     changes = page.get_by_role("region", name="Before and after")
     expect(changes.get_by_role("row", name=re.compile("^Christina"))).to_have_text(
         re.compile(r"4\s*→\s*9\s*19\s*→\s*24")

@@ -5,25 +5,14 @@ connection and of a tie-break."""
 import re
 
 import pytest
-from browser import ALIKE_NAMES, enter, save_button
+from browser import ALIKE_NAMES, enter, save_button, tap_hearts, tap_queen
+from browser import hearts_row as hearts
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
 NAMES = ALIKE_NAMES  # the `five` fixture (conftest.py) has them play three hands
 BEFORE = ["19", "16", "14", "16", "13"]  # the totals after the three hands of `five`
 SAVED = ["24", "16", "27", "24", "13"]  # and after 5, 0, 0, 8, 0 hearts, the Q♠ to Christina
-
-
-def hearts(page: Page, name: str) -> Locator:
-    return page.get_by_role("group", name=f"Hearts taken by {name}")
-
-
-def tap(page: Page, name: str, count: int) -> None:
-    hearts(page, name).get_by_text(str(count), exact=True).click()
-
-
-def tap_queen(page: Page, seat: int) -> None:
-    page.locator("#queen .chip-row > label").nth(seat).click()
 
 
 def totals(page: Page) -> Locator:
@@ -122,7 +111,7 @@ def test_after_an_offline_save_the_next_hand_starts_clean(phone, five, client):
     page.context.set_offline(True)
     expect(page.locator("#connection")).to_have_text("offline")
     for name, count in zip(NAMES[:4], [4, 0, 0, 0], strict=True):
-        tap(page, name, count)
+        tap_hearts(page, name, count)
     expect(hearts(page, "Maximilian").get_by_role("radio", name="9", exact=True)).to_be_checked()  # filled in
     tap_queen(page, 1)
     save_button(page).click()
@@ -130,7 +119,7 @@ def test_after_an_offline_save_the_next_hand_starts_clean(phone, five, client):
     untouched(page)
     expect(save_button(page)).to_have_text("Hand 4 kept ✓")
     expect(page.locator("#live-check")).to_have_text(re.compile("^Hand 4 is kept on this phone"))
-    tap(page, "Alexandra", 5)
+    tap_hearts(page, "Alexandra", 5)
     expect(page.locator("#live-check")).to_have_text("5 of 13 hearts: 8 missing")
     expect(page.locator(".chip-row input[value='13']:checked")).to_have_count(0)
     expect(save_button(page)).to_have_text("Save hand")
@@ -209,9 +198,9 @@ def test_a_refused_correction_is_said_above_save_with_what_to_do(phone, client, 
     for counts, queen in [([0, 6, 7, 0, 0], 2), ([0, 1, 12, 0, 0], 2)]:  # past 13, the lowest tied: play goes on
         client.post(f"/api/games/{game['id']}/hands", json={"hearts": counts, "queen": queen})
     page = phone(f"{live_server}/games/{game['id']}/hands/1")
-    tap(page, "Alexandra", 1)
-    tap(page, "Christina", 5)
-    tap(page, "Christopher", 1)  # 1, 6, 18, 1, 0: Maximilian alone lowest, the game would end at hand 1
+    tap_hearts(page, "Alexandra", 1)
+    tap_hearts(page, "Christina", 5)
+    tap_hearts(page, "Christopher", 1)  # 1, 6, 18, 1, 0: Maximilian alone lowest, the game would end at hand 1
     line = page.locator("#live-check")
     words = (
         "This would end the game at hand 1, but hands up to 2 are recorded. "

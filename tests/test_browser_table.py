@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from browser import live_form, tap_hearts
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -13,12 +14,8 @@ def totals(page: Page, *expected: int) -> None:
         expect(page.locator(f'[data-total="{seat}"]')).to_have_text(str(total))
 
 
-def tap_hearts(page: Page, name: str, count: int) -> None:
-    page.get_by_role("group", name=f"Hearts taken by {name}").get_by_text(str(count), exact=True).click()
-
-
 def tap_queen(page: Page, name: str) -> None:
-    page.get_by_role("group", name="Who took the Q♠").get_by_text(name, exact=True).click()
+    live_form(page).get_by_role("group", name="Who took the Q♠").get_by_text(name, exact=True).click()
 
 
 def save(page: Page) -> None:

@@ -4,7 +4,7 @@ Black Maria for three from its preset, and five long names passing two seats awa
 import re
 
 import pytest
-from browser import SMALL_PHONE, shown_texts
+from browser import SMALL_PHONE, live_form, shown_texts, tap_hearts
 from playwright.sync_api import Page, expect
 from printing import need_poppler, pdf_info, pdf_text, print_pdf
 
@@ -20,12 +20,10 @@ def phone(browser):
     context.close()
 
 
-def tap_hearts(page: Page, name: str, count: int) -> None:
-    page.get_by_role("group", name=f"Hearts taken by {name}").get_by_text(str(count), exact=True).click()
-
-
 def tap_card(page: Page, question: str, name: str) -> None:
-    page.get_by_role("group", name=question).get_by_role("radio", name=name, exact=True).locator("xpath=..").click()
+    live_form(page).get_by_role("group", name=question).get_by_role("radio", name=name, exact=True).locator(
+        "xpath=.."
+    ).click()
 
 
 def totals(page: Page, *expected: int) -> None:
