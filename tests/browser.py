@@ -65,14 +65,16 @@ SHOWN = """el => { let shown = "";
   return shown.replace(/\\s+/g, " ").trim(); }"""
 
 
+def shown_texts(locator: Locator) -> list[str]:
+    """What a player sees in each element, found and read in one step: a page that swaps its content as it polls
+    (the follow board) would otherwise leave an element found before the swap, and read after it, detached."""
+    return locator.evaluate_all(f"elements => elements.map({SHOWN})")
+
+
 def shown_text(locator: Locator) -> str:
     """What a player sees in one element."""
-    return locator.evaluate(SHOWN)
-
-
-def shown_texts(locator: Locator) -> list[str]:
-    """What a player sees in each element, read at once (a page may swap its content as it polls)."""
-    return locator.evaluate_all(f"elements => elements.map({SHOWN})")
+    (text,) = shown_texts(locator)
+    return text
 
 
 def live_form(page: Page) -> Page:
