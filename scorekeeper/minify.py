@@ -60,8 +60,10 @@ def init_app(app: Flask) -> None:
     app.view_functions["static"] = static
 
 
+@functools.lru_cache(maxsize=128)
 def script(text: str) -> str:
-    """A script made at request time (the service worker), minified like the files."""
+    """A script made at request time (the service worker), minified like the files: once for each text (a group's
+    addresses and a language make a worker's), as minifying takes a tenth of a second or more."""
     return javascript(text)
 
 
