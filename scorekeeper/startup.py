@@ -14,11 +14,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
-from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from flask import Flask, current_app
-from sqlalchemy import inspect, select, text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
 
@@ -46,13 +45,14 @@ def open_database(app: Flask, *, create: bool, writes: bool) -> groups.GroupSeen
             upgrade()
         if before is not None and before != schema_revision():
             games.rebuild_records()
+        group = first_group()
         if not writes:
-            return first_group()
+            return group
         take_a_write()
-        if first_group() is None:
-            groups.start_group()
+        if group is None:
+            group = groups.start_group()
             db.session.commit()
-        return first_group()
+        return group
 
 
 # PostgreSQL's advisory lock of the schema's upgrade (any number the app alone uses): server processes started
@@ -79,8 +79,8 @@ def one_process_at_a_time() -> Iterator[None]:
 
 
 def first_group() -> groups.GroupSeen | None:
-    found = db.session.scalar(select(models.Group).order_by(models.Group.id).limit(1))
-    return groups.seen(found) if found is not None else None
+    found = db.session.execute(groups.SEEN.order_by(models.Group.id).limit(1)).first()
+    return groups.GroupSeen(*found) if found is not None else None
 
 
 def upgrade() -> None:
@@ -100,14 +100,20 @@ def migrations_head(folder: str) -> str | None:
 
 
 def schema_revision() -> str | None:
+    """The revision the database is at (None: no schema yet), read from Alembic's table as Alembic reads it."""
     with db.engine.connect() as connection:
-        return MigrationContext.configure(connection).get_current_revision()
+        if not inspect(connection).has_table(VERSION_TABLE):
+            return None
+        return connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
+
+
+VERSION_TABLE = "alembic_version"  # Alembic's, with one row: the revision the schema is at
 
 
 def take_a_write() -> None:
     """Write, and take it back: a database this user may only read fails here, not at the first save."""
     with db.engine.connect() as connection, connection.begin() as transaction:
-        connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+        connection.execute(text(f"UPDATE {VERSION_TABLE} SET version_num = version_num"))
         transaction.rollback()
 
 

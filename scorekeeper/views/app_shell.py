@@ -61,12 +61,18 @@ def remember_version(state: BlueprintSetupState) -> None:
 
 def shell_version(app: App) -> str:
     """A short hash of every static file and of the worker's template."""
-    digest = hashlib.sha256()
     static = Path(app.static_folder or "static")
     worker = Path(app.template_folder or "templates") / "app_shell" / "sw.js"
-    for path in sorted([*static.rglob("*"), worker]):
-        if path.is_file():
-            digest.update(str(path.relative_to(path.parents[1])).encode() + b"\0" + path.read_bytes())
+    stats = ((path, path.stat()) for path in sorted([*static.rglob("*"), worker]) if path.is_file())
+    return hashed(tuple((path, stat.st_mtime_ns, stat.st_size) for path, stat in stats))
+
+
+@functools.lru_cache(maxsize=8)
+def hashed(files: tuple[tuple[Path, int, int], ...]) -> str:
+    """The hash of the files, read once in a process for each version of them (their times and sizes name it)."""
+    digest = hashlib.sha256()
+    for path, _, _ in files:
+        digest.update(str(path.relative_to(path.parents[1])).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
 
