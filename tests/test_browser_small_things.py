@@ -63,3 +63,24 @@ def test_the_on_screen_score_sheet_is_read_at_a_glance(phone, alike, played):
     overflowing = cells.evaluate_all("cells => cells.filter(cell => cell.scrollWidth > cell.clientWidth).length")
     assert overflowing == 0
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling
+
+
+def test_rows_tapped_before_the_page_script_ran_still_fill_the_last_row(browser, five):
+    """A slow first load: the form is in sight, and tapped, before its script has come. The plain form takes those
+    taps; once the script runs it counts the rows as tapped, and the last row fills itself in."""
+    from browser import ALIKE_NAMES, SMALL_PHONE, live_form, tap_hearts
+
+    url, _ = five
+    context = browser.new_context(**SMALL_PHONE)
+    page = context.new_page()
+    held = []
+    page.route("**/static/hand-form.js*", lambda route: held.append(route))  # answered below, after the taps
+    with page.expect_request("**/static/hand-form.js*"):  # table.js has come and asks for the form's script
+        page.goto(url, wait_until="commit")
+    for name, count in zip(ALIKE_NAMES[:4], [4, 3, 1, 2], strict=True):  # four rows tapped, the fifth left
+        tap_hearts(page, name, count, script=False)
+    assert held and page.locator("#hand-form[data-live]").count() == 0  # the taps were the plain form's
+    held[0].continue_()
+    last = live_form(page).locator("#hearts-4")
+    expect(last.locator("input:checked")).to_have_value("3")  # 13 − 4 − 3 − 1 − 2
+    context.close()
