@@ -21,7 +21,6 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
 
-from . import models
 from .config import SETTINGS_FILE, StartupError, database_name
 from .db import db
 from .languages import gettext as _
@@ -45,7 +44,7 @@ def open_database(app: Flask, *, create: bool, writes: bool) -> groups.GroupSeen
             upgrade()
         if before is not None and before != schema_revision():
             games.rebuild_records()
-        group = first_group()
+        group = groups.first_group()
         if not writes:
             return group
         take_a_write()
@@ -76,11 +75,6 @@ def one_process_at_a_time() -> Iterator[None]:
         finally:
             held.execute(text("SELECT pg_advisory_unlock(:lock)"), {"lock": SCHEMA_LOCK})
             held.commit()
-
-
-def first_group() -> groups.GroupSeen | None:
-    found = db.session.execute(groups.SEEN.order_by(models.Group.id).limit(1)).first()
-    return groups.GroupSeen(*found) if found is not None else None
 
 
 def upgrade() -> None:

@@ -204,12 +204,12 @@ function handForm(form, hooks) {
   // Rows tapped before this script ran (a slow first load: the plain form took the taps) count as tapped, so the
   // last row fills itself in all the same; a tap then on the chip the page came with (0) cannot be told apart.
   players.forEach(function (_name, seat) {
-    var chip = form.querySelector('input[name="hearts-' + seat + '"]:checked');
+    var chip = row(seat).querySelector("input:checked");
     if (chip && !chip.defaultChecked) { touched[seat] = true; lastRow = seat; }
   });
   if (entered()) fillLast();
   check();
-  form.dataset.live = "yes"; // from here on a tap is this script's (before it, the plain form's: no row fills itself in)
+  form.dataset.live = "yes"; // from here on a tap is this script's (before it, the plain form's: counted just above)
   return {
     form: form, button: button, facts: facts, missing: missing, point: point, say: say, hold: hold, label: label,
     fill: fill, reset: reset, entered: entered, taps: taps, latest: function () { return latest; }

@@ -80,8 +80,9 @@ def shown_text(locator: Locator) -> str:
 
 
 def live_form(page: Page) -> Page:
-    """The page once its hand form is live (hand-form.js has started): a tap before it is the plain form's, and the
-    last row does not fill itself in. After a navigating click the heading can be in sight before that."""
+    """The page once its hand form is live (hand-form.js has started): a tap before it is the plain form's, which
+    the script counts only by the chip it left (a tap on the 0 already chosen is lost). After a navigating click the
+    heading can be in sight before that."""
     expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
     return page
 

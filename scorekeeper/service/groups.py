@@ -10,10 +10,11 @@ import secrets
 import unicodedata
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
+from typing import Any
 
 from flask import current_app
 from flask_babel import gettext
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import Select, delete, func, select, text, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import models, rules
@@ -91,7 +92,16 @@ def clean_name(name: object) -> str:
 def find_group(key: str) -> GroupSeen | None:
     """The group whose key this is; None for any other text. Asked at every request of a group's phones: its
     values alone, no row for the session to keep."""
-    found = db.session.execute(SEEN.where(models.Group.key_digest == digest(key))).first()
+    return seen_first(SEEN.where(models.Group.key_digest == digest(key)))
+
+
+def first_group() -> GroupSeen | None:
+    """The first group (the lowest id): the one a server that is one group's serves; None before there is one."""
+    return seen_first(SEEN.order_by(models.Group.id).limit(1))
+
+
+def seen_first(statement: Select[Any]) -> GroupSeen | None:
+    found = db.session.execute(statement).first()
     return GroupSeen(*found) if found is not None else None
 
 
