@@ -1,10 +1,14 @@
 """Every page at 360 px, light and dark: no serious or critical axe violation, and no control under 44 px."""
 
+import re
+
 import pages as registry
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser import SMALL_PHONE, serious_in_both_schemes
 from playwright.sync_api import Page
+
+from server import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +49,18 @@ def test_every_page_passes_axe_at_360_px_light_and_dark(browser, live_server, pa
                 found[f"{name} ({scheme})"] = serious
     context.close()
     assert found == {}
+
+
+def test_the_schemes_differ_in_their_colours_alone():
+    """What lets the second scheme be judged by axe's colour rules alone (browser.COLOUR_RULES): each stylesheet's
+    dark block only sets colour properties."""
+    dark = re.compile(r"@media \(prefers-color-scheme: dark\) \{(.*?)\n?\}\n", re.S)
+    blocks = [block for sheet in sorted((ROOT / "static").glob("*.css")) for block in dark.findall(sheet.read_text())]
+    assert len(blocks) >= 2
+    for block in blocks:
+        declarations = re.findall(r"([\w-]+)\s*:\s*([^;}]+)", re.sub(r"^\s*:root\s*\{", "", block))
+        assert declarations and all(name.startswith("--") and re.fullmatch(r"#[0-9a-f]{3,8}", value.strip())
+                                    for name, value in declarations), block  # fmt: skip
 
 
 def test_the_moon_panel_passes_axe_in_the_dark(browser, live_server, pages):

@@ -221,8 +221,8 @@ OVERFLOW = """() => {
 
 
 class Walk:
-    """A German phone going through the pages: on each, what overflows, any English (the scripts' words too), what
-    axe finds, and a screenshot."""
+    """A German phone going through the pages: on each, what overflows, any English (the scripts' words too) and what
+    axe finds; a screenshot of each page with a problem."""
 
     def __init__(self, page: Page, app, folder: Path) -> None:
         self.page, self.app, self.folder = page, app, folder
@@ -240,7 +240,6 @@ class Walk:
     def look(self, name: str) -> None:
         page = self.page
         expect(page.locator("html")).to_have_attribute("lang", "de")
-        page.screenshot(path=self.folder / f"{len(self.problems):02d}-{name}.png", full_page=True)
         found = page.evaluate(OVERFLOW)
         english = english_in(read(page.content(), GERMAN_NAMES)[1])  # the page as its scripts left it too
         found += [f"English: {', '.join(english)}"] if english else []
@@ -249,6 +248,8 @@ class Walk:
             for violation in Axe().run(page).response["violations"]
             if violation["impact"] in ("serious", "critical")
         ]
+        if found:  # to look at, beside the failure's words
+            page.screenshot(path=self.folder / f"{len(self.problems):02d}-{name}.png", full_page=True)
         self.problems[name] = found
 
     def hearts(self, name: str, count: int) -> None:

@@ -50,8 +50,27 @@ def test_every_link_resolves_inside_the_repository(document):
 
 
 def readme_blocks(shell: str = "sh") -> list[tuple[str, str]]:
-    found = BLOCK.finditer((ROOT / "README.md").read_text())
-    return [(match["tag"] or "", match["commands"]) for match in found if match["shell"] == shell]
+    return [(tag, commands) for _section, tag, commands in sectioned_blocks(shell)]
+
+
+def sectioned_blocks(shell: str = "sh") -> list[tuple[str, str, str]]:
+    """Each ``shell`` block of the README: the section (``## ``) it is in, its tag and its commands."""
+    readme = (ROOT / "README.md").read_text()
+    sections = [(heading.start(), heading[1]) for heading in re.finditer(r"^## (.+)$", readme, re.M)]
+    return [(max(section for section in sections if section[0] < match.start())[1], match["tag"] or "",
+             match["commands"]) for match in BLOCK.finditer(readme) if match["shell"] == shell]  # fmt: skip
+
+
+def runnable(section: str) -> list[tuple[str, str]]:
+    """The blocks of the README's ``section`` that run here, in their order: each one's tag and commands."""
+    return [(tag, commands) for where, tag, commands in sectioned_blocks() if where == section and tag in RUN_HERE]
+
+
+# The README's blocks that run here, by section. At the table, each block is a way to start on its own (make, or
+# pip without make): each runs alone, in a new home. Hosting for a group, the blocks follow one another in one home:
+# pipx installs the command, the settings and the service use it, the backup is restored.
+AT_THE_TABLE, HOSTING = "At the table", "Hosting it for a group"
+RUN_HERE = ("runs", "serves")
 
 
 def test_every_command_block_of_the_readme_says_how_it_is_tested():
@@ -59,7 +78,7 @@ def test_every_command_block_of_the_readme_says_how_it_is_tested():
     assert len(readme_blocks()) == readme.count("```sh")
     assert len(readme_blocks("powershell")) == readme.count("```powershell") >= 5  # Windows: each step
     for tag, commands in readme_blocks():
-        assert tag in ("runs", "serves", "run by CI") or re.fullmatch(r"not run here: \w.+", tag), commands
+        assert tag in (*RUN_HERE, "run by CI") or re.fullmatch(r"not run here: \w.+", tag), commands
     for tag, commands in readme_blocks("powershell"):
         assert re.fullmatch(r"not run here: PowerShell, on Windows.*", tag), commands
 
@@ -78,6 +97,7 @@ def sandbox(tmp_path):
         "HOME": str(home),
         "PATH": f"{home}/.local/bin:{kept['PATH']}",  # as a terminal opened after `pipx ensurepath` has it
         **({"PIP_CACHE_DIR": cache.stdout.strip()} if cache.returncode == 0 else {}),
+        "PIP_NO_COMPILE": "1",  # half of installing the packages is compiling them: here each is compiled on first use
         "BIND": "127.0.0.1:0",
     }
 
@@ -90,25 +110,42 @@ def fresh_copy(folder: Path) -> Path:
     return folder
 
 
+def test_the_blocks_that_run_here_are_at_the_table_and_hosting_for_a_group():
+    """Where the tests below find them: a block that runs in another section would be run by none."""
+    assert {section for section, tag, _ in sectioned_blocks() if tag in RUN_HERE} == {AT_THE_TABLE, HOSTING}
+    assert len(runnable(AT_THE_TABLE)) == 2 and len(runnable(HOSTING)) >= 7
+
+
+def run_blocks(blocks: list[tuple[str, str]], env: dict[str, str], folder: Path) -> subprocess.CompletedProcess | None:
+    """Run each block in a fresh copy of the repository, in order, in one home; the last ``runs`` block's result."""
+    done = None
+    for number, (tag, commands) in enumerate(blocks):
+        clone = fresh_copy(folder / f"clone-{number}")
+        if tag == "serves":
+            serve(commands, env, clone)
+            continue
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", commands], cwd=clone, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, f"{commands}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
 @pytest.mark.server
 @pytest.mark.long
-def test_every_command_block_of_the_readme_that_can_run_here_runs(sandbox, tmp_path):
+@pytest.mark.parametrize("number", range(2), ids=["make", "pip"])
+def test_each_way_to_start_at_the_table_serves_a_new_clone(sandbox, tmp_path, number):
+    run_blocks([runnable(AT_THE_TABLE)[number]], sandbox, tmp_path)
+
+
+@pytest.mark.server
+@pytest.mark.long
+def test_a_host_installs_with_pipx_sets_it_up_backs_up_and_restores(sandbox, tmp_path):
     need_pipx()
-    ran = []
-    for number, (tag, commands) in enumerate(readme_blocks()):
-        if tag not in ("runs", "serves"):
-            continue
-        clone = fresh_copy(tmp_path / f"clone-{number}")
-        if tag == "runs":
-            done = subprocess.run(
-                ["bash", "-euo", "pipefail", "-c", commands], cwd=clone, env=sandbox, capture_output=True, text=True
-            )
-            assert done.returncode == 0, f"{commands}\n{done.stdout}\n{done.stderr}"
-        else:
-            serve(commands, sandbox, clone)
-        ran.append(commands)
-    assert len(ran) >= 9
-    assert "Checked" in done.stdout  # the last: restore, then check, on the data folder of the settings written
+    done = run_blocks(runnable(HOSTING), sandbox, tmp_path)
+    assert (
+        done and "Checked" in done.stdout
+    )  # the last: restore, then check, on the data folder of the settings written
     home = Path(sandbox["HOME"])
     data = home / ".local" / "share" / "scorekeeper"
     assert f"Data folder: {data}\n" in done.stderr and private(data / "settings.env")
