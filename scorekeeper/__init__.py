@@ -14,7 +14,7 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map, Rule
 
-from . import config, group_scope, guard, i18n, minify, scope, sites, startup
+from . import config, group_scope, guard, i18n, minify, news, scope, sites, startup
 from . import db as database
 from .config import StartupError, database_url, proxy_count
 from .db import db
@@ -57,10 +57,7 @@ def create_app(
     app.config.from_mapping(config.settings(instance, os.environ))
     if test_config:
         app.config.from_mapping(test_config)
-    from .views.follow import UnchangedBoards
-
-    # The follow board's 304 goes before the app, after the proxy's headers are read (and a group's prefix).
-    app.wsgi_app = app.extensions["unchanged_boards"] = UnchangedBoards(app, app.wsgi_app)  # type: ignore[method-assign]
+    app.extensions["followers"] = news.Followers()
     if app.config["BEHIND_PROXY"]:
         proxies = app.config["BEHIND_PROXY"]
         # X-Forwarded-Host names the site for the Host check: trusted only when the host says so.

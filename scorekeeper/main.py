@@ -20,7 +20,7 @@ from .languages import gettext as _
 from .languages import ngettext
 
 if TYPE_CHECKING:
-    from .serving import PortInUse  # imported when serving: the other commands start without waitress
+    from .serving import PortInUse  # imported when serving: the other commands start without the server
 
 click_words.speak()  # click's own words in the host's language too: before the options below are made
 
@@ -64,14 +64,14 @@ def main(instance: Path | None) -> None:
         os.environ["SCOREKEEPER_INSTANCE"] = str(instance.expanduser().resolve())
 
 
-@main.command(help=_("Serve the app for the phones at the table (waitress), and print their address."))
+@main.command(help=_("Serve the app for the phones at the table (uvicorn), and print their address."))
 @click.option(
     "--bind", metavar="HOST:PORT", help=_("Where to listen. Default: BIND, else 0.0.0.0:5000 (every address).")
 )
 @click.option("--threads", type=click.IntRange(1, 256), help=_("Threads that run the app. Default: THREADS, else 8."))
 @click.option("--workers", hidden=True)  # gone: said when given
 def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
-    from . import connections, create_app, serving
+    from . import create_app, serving
     from .lan import banner, open_server_note
 
     if workers is not None:
@@ -80,22 +80,19 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     app = create_app()
     behind_proxy = bool(app.config["BEHIND_PROXY"])
     chosen = bind or app.config["BIND"]
-    settings = serving.server_settings(chosen, threads or app.config["THREADS"], app.config["MAX_CONTENT_LENGTH"],
-                                       behind_proxy)  # fmt: skip
     where = app.config["GIVEN"].get("BIND")
     # A host who chose no port gets the next free one past a port in use (macOS's AirPlay Receiver holds 5000).
     ports = serving.PORTS if bind is None and where is None else 1
     try:
-        # Behind a proxy every connection comes from the proxy: the cap per address is the proxy's to keep.
-        server = serving.listening_server(app, settings, None if behind_proxy else connections.PER_ADDRESS, ports)
+        server = serving.listening_server(app, chosen, threads or app.config["THREADS"], ports)
     except serving.PortInUse as taken:
         raise StartupError(another_port(taken, bind, where)) from None
-    asked, port = serving.host_and_port(chosen)[1], serving.addresses(server)[0][1]
+    asked, port = serving.host_and_port(chosen)[1], server.addresses()[0][1]
     if port != asked:
         click.echo(_("Port %(taken)d is in use already (another server? On a Mac, the AirPlay Receiver): serving on "
                      "port %(port)d instead. BIND (or --bind) chooses the port.", taken=asked, port=port))  # fmt: skip
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    click.echo(banner(app, serving.addresses(server), behind_proxy=behind_proxy, encoding=encoding))
+    click.echo(banner(app, server.addresses(), behind_proxy=behind_proxy, encoding=encoding))
     if app.config["GROUPS_OPEN"]:
         click.echo(open_server_note(app))
     serving.run(server)

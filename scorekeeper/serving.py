@@ -1,65 +1,50 @@
-"""The production server: waitress, as `scorekeeper serve` and `make run` start it.
+"""The production server: uvicorn, as `scorekeeper serve` and `make run` start it, through what it documents.
 
-Waitress fits a server that the phones reach with nothing in front. Its main
-thread reads every request whole (headers, then the body, a large one into a
-temporary file) before one of the worker threads sees it: a phone, or an
-attacker, sending a byte at a time holds a connection, never a thread, and the
-threads only run the app. The request sent most, a following phone's poll of a
-board that has not changed, is answered by the main thread itself (its 304,
-one indexed query, no worker). One address holds a few dozen connections at most,
-so that one client cannot take the 2,000 the server keeps open (connections.py
-has waitress's parts as this server changes them). One process, no
-fork and no signal handling, so the same command serves from Linux, macOS and
-Windows.
+uvicorn reads each connection in one event loop: a phone, or an attacker, sending a byte at a time holds a
+connection, never a thread. The app's pages run on worker threads once their request is whole (asgi.py reads the
+body first); a phone following a game holds a stream that waits in the loop and is told each change (news.py).
+No cap per address: the phones of a household, or of a club behind one router, are one address (a proxy in front
+limits what it likes). One process, no fork, so the same command serves from Linux, macOS and Windows.
 """
 
 import errno
 import logging
 import socket
 import sys
+from dataclasses import dataclass
 from typing import Any
 
-from waitress.adjustments import Adjustments
-from waitress.task import ThreadedTaskDispatcher
+import uvicorn
 
+from .asgi import Entry
 from .config import StartupError
-from .connections import PER_ADDRESS, Server, Servers, Sockets
 from .languages import gettext as _
 
-# Open connections at most (each one a file descriptor); more wait in the kernel's queue. Every phone keeps one
-# open while it follows a game (a poll a second): 300 tables of four phones hold 1,200.
-CONNECTIONS = 2000
-IDLE_SECONDS = 30  # a connection that sends nothing for this long is closed (the phones poll every second)
+# Open connections at most (each one a file descriptor): past it, a new request is answered 503. Every phone that
+# follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each.
+CONNECTIONS = 4000
+IDLE_SECONDS = 30  # a kept-alive connection that sends nothing for this long is closed
+STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams then end
 # Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
 PORTS = 10
 WSAEACCES, WSAEADDRINUSE = 10013, 10048  # Windows' errors for a port taken (winerror)
 
 
-def server_settings(bind: str, threads: int, body_max: int | None, behind_proxy: bool) -> dict[str, Any]:
-    """Waitress's settings: the same for the app and for the load benchmark's hello-world baseline.
+def listening_options(platform: str) -> list[tuple[str, int]]:
+    """The listening socket's options (their names in ``socket``), chosen so that a port in use is an error.
 
-    >>> settings = server_settings("0.0.0.0:5000", 8, 64 * 2**20, behind_proxy=False)
-    >>> settings["listen"], settings["connection_limit"], settings["clear_untrusted_proxy_headers"]
-    ('0.0.0.0:5000', 2000, True)
+    Windows lets a second server bind a port in use, silently, when it sets SO_REUSEADDR: there the port is taken
+    with SO_EXCLUSIVEADDRUSE instead. Elsewhere SO_REUSEADDR only lets a restarted server have its port back while
+    its last connections close; a port in use stays refused.
+
+    >>> listening_options("win32"), listening_options("linux"), listening_options("darwin")
+    ([('SO_EXCLUSIVEADDRUSE', 1)], [('SO_REUSEADDR', 1)], [('SO_REUSEADDR', 1)])
     """
-    return {
-        "listen": listen_on(bind),
-        "threads": threads,
-        "connection_limit": CONNECTIONS,
-        "channel_timeout": IDLE_SECONDS,
-        "cleanup_interval": 5,  # how often idle connections are looked for
-        # poll() where the platform has it: select() stops at file descriptor 1024 (waitress falls back on Windows)
-        "asyncore_use_poll": True,
-        # A body past the largest the app takes is refused before it is read (Flask refuses it again, per page).
-        **({"max_request_body_size": body_max} if body_max else {}),
-        # X-Forwarded-* is the app's to read behind a proxy (werkzeug's ProxyFix); without one, nobody's.
-        "clear_untrusted_proxy_headers": not behind_proxy,
-        "ident": "scorekeeper",
-    }
+    return [("SO_EXCLUSIVEADDRUSE", 1)] if platform == "win32" else [("SO_REUSEADDR", 1)]
 
 
 def listen_on(bind: str) -> str:
-    """BIND as waitress listens: every address its host names (``localhost``: 127.0.0.1 and ::1), on its port.
+    """BIND as the server listens: every address its host names (``localhost``: 127.0.0.1 and ::1), on its port.
 
     >>> listen_on("127.0.0.1:5000"), listen_on("[::1]:0")
     ('127.0.0.1:5000', '[::1]:0')
@@ -118,27 +103,78 @@ class PortInUse(StartupError):
                            "--bind %(host)s:%(port)d.", bind=bind, host=host, port=port))  # fmt: skip
 
 
-def create_server(app: Any, settings: dict[str, Any], per_address: int | None) -> Any:
-    """Waitress's own create_server, with ``Server`` for each address listened on."""
-    adjustments = Adjustments(**settings)
-    dispatcher = ThreadedTaskDispatcher()
-    sockets = Sockets()
-    servers: list[Server] = []
-    try:
-        for info in adjustments.listen:
-            servers.append(Server(app, sockets, dispatcher=dispatcher, adj=adjustments, sockinfo=info))
-    except OSError:
-        for server in servers:  # the addresses bound already: free for another try
-            server.close()
-        raise
+@dataclass
+class Server:
+    """uvicorn's server for the app, and the sockets it listens on: bound already, so the banner's address answers."""
+
+    server: uvicorn.Server
+    sockets: list[socket.socket]
+
+    def addresses(self) -> list[tuple[str, int]]:
+        """The hosts and ports bound (the port the system picked, when BIND asks for 0)."""
+        return [(str(sock.getsockname()[0]), int(sock.getsockname()[1])) for sock in self.sockets]
+
+    def run(self) -> None:
+        """Serve until Ctrl+C, or until ``stop``."""
+        self.server.run(sockets=self.sockets)
+
+    def stop(self) -> None:
+        """From another thread: end ``run`` as Ctrl+C would."""
+        self.server.should_exit = True
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+
+def create_server(app: Any, listen: str, threads: int, platform: str = sys.platform) -> Server:
+    """The app's server, on a socket for each address ``listen`` names."""
+    sockets = bound(listen, platform)
     room_for_connections(CONNECTIONS + 100)
-    dispatcher.set_thread_count(adjustments.threads)  # once listening: a port in use leaves no thread behind
-    for server in servers:
-        server.per_address = per_address
-    if len(servers) == 1:
-        return servers[0]
-    listening = [(server.effective_host, server.effective_port) for server in servers]
-    return Servers(sockets, adjustments, listening, dispatcher, servers[-1].log_info)
+    config = uvicorn.Config(
+        Entry(app, threads),
+        lifespan="on",
+        # X-Forwarded-* is the app's to read behind a proxy (werkzeug's ProxyFix); without one, nobody's.
+        proxy_headers=False,
+        server_header=False,
+        access_log=False,
+        log_config=None,
+        log_level="warning",
+        limit_concurrency=CONNECTIONS,
+        timeout_keep_alive=IDLE_SECONDS,
+        timeout_graceful_shutdown=STOPPING_SECONDS,
+    )
+    return Server(uvicorn.Server(config), sockets)
+
+
+BACKLOG = 2048  # connections the system keeps waiting for the server to take them
+
+
+def bound(listen: str, platform: str) -> list[socket.socket]:
+    """A listening socket for each ``HOST:PORT`` of ``listen``; all closed again when one cannot be bound."""
+    sockets: list[socket.socket] = []
+    try:
+        for address in listen.split():
+            host, _colon, port = address.rpartition(":")
+            host = host.removeprefix("[").removesuffix("]")
+            sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+            sockets.append(sock)
+            set_options(sock, platform)
+            sock.bind((host, int(port)))
+            sock.listen(BACKLOG)
+    except OSError:
+        for sock in sockets:  # the addresses bound already: free for another try
+            sock.close()
+        raise
+    return sockets
+
+
+def set_options(sock: socket.socket, platform: str) -> None:
+    """This platform's options for a listening socket; an IPv6 one takes IPv6 alone (127.0.0.1 is another's)."""
+    for name, value in listening_options(platform):
+        sock.setsockopt(socket.SOL_SOCKET, getattr(socket, name), value)
+    if sock.family == socket.AF_INET6:
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
 
 
 def room_for_connections(files: int) -> None:
@@ -154,30 +190,29 @@ def room_for_connections(files: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def listening_server(app: Any, settings: dict[str, Any], per_address: int | None = PER_ADDRESS, ports: int = 1) -> Any:
-    """The server, listening already (so the banner's address answers); a StartupError when it cannot.
+def listening_server(app: Any, bind: str, threads: int, ports: int = 1) -> Server:
+    """The server, listening already on ``bind``; a StartupError when it cannot.
 
-    ``per_address``: None behind a proxy, where every connection comes from the proxy's address.
     ``ports``: how many ports to try, from BIND's up, the first free one taken (for a host who chose none).
     """
-    bind = settings["listen"]
+    listen = listen_on(bind)
     for tried in range(ports):
         try:
-            return create_server(app, {**settings, "listen": on_port(bind, tried)}, per_address)
+            return create_server(app, on_port(listen, tried), threads)
         except OSError as failed:
             if in_use(failed):
-                if tried + 1 < ports and on_port(bind, tried + 1) != bind:
+                if tried + 1 < ports and on_port(listen, tried + 1) != listen:
                     continue
-                host, _colon, port = bind.split()[0].rpartition(":")
-                raise PortInUse(bind, host, int(port) + tried + 1) from None
+                host, _colon, port = listen.split()[0].rpartition(":")
+                raise PortInUse(listen, host, int(port) + tried + 1) from None
             if isinstance(failed, socket.gaierror) or failed.errno in (errno.EADDRNOTAVAIL, errno.EACCES):
-                raise cannot_listen(bind, failed.strerror or str(failed)) from None
+                raise cannot_listen(listen, failed.strerror or str(failed)) from None
             raise
     raise AssertionError("ports is 1 or more")
 
 
 def on_port(listen: str, later: int) -> str:
-    """What waitress listens on, ``later`` ports up (where there is such a port; the system's pick stays its pick).
+    """What the server listens on, ``later`` ports up (where there is such a port; the system's pick stays its pick).
 
     >>> on_port("0.0.0.0:5000", 1), on_port("[::1]:5000 127.0.0.1:5000", 2), on_port("127.0.0.1:0", 1)
     ('0.0.0.0:5001', '[::1]:5002 127.0.0.1:5002', '127.0.0.1:0')
@@ -194,13 +229,7 @@ def cannot_listen(bind: str, why: str) -> StartupError:
                           "from 1024 up, e.g. --bind 0.0.0.0:5000.", bind=bind, why=why))  # fmt: skip
 
 
-def addresses(server: Any) -> list[tuple[str, int]]:
-    """The hosts and ports the server bound (the port the system picked, when BIND asks for 0)."""
-    listening = getattr(server, "effective_listen", None) or [(server.effective_host, server.effective_port)]
-    return [(str(host), int(port)) for host, port in listening]
-
-
-def run(server: Any) -> None:
-    """Serve until Ctrl+C; waitress's warnings (a full queue, a connection limit reached) go to the log."""
+def run(server: Server) -> None:
+    """Serve until Ctrl+C; the server's warnings (a connection limit reached) go to the log."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     server.run()

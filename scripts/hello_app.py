@@ -20,6 +20,6 @@ def hello() -> str:
 
 if __name__ == "__main__":
     bind = os.environ.get("BIND", "127.0.0.1:0")
-    server = serving.listening_server(app, serving.server_settings(bind, config.THREADS, config.IMPORT_MAX, False))
-    print(f"Listening on {url(*serving.addresses(server)[0])}", flush=True)
+    server = serving.listening_server(app, bind, config.THREADS)
+    print(f"Listening on {url(*server.addresses()[0])}", flush=True)
     serving.run(server)

@@ -1,4 +1,6 @@
-// Keep the follow view fresh: ask every second, and swap the board in only when it changed (ETag).
+// Keep the follow view fresh: the server tells the page each new version of the game (Server-Sent Events), and the
+// page fetches the board then, swapping it in only when it changed (ETag). A slow poll stays beside the stream, and
+// takes over at a quicker pace while there is no stream (a browser without one, a proxy that holds it back).
 // When the server stops answering, say since when the numbers are old instead of showing them as current.
 // A phone or tablet standing on the table as its display keeps its screen on, where the browser can.
 // A module that imports its words: they are in before the page counts as loaded, so a server gone a moment
@@ -10,7 +12,11 @@ import { _ } from "./words.js";
   var board = document.getElementById("board");
   if (!board) return;
   var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s
+  var TOLD = 15000; // the poll's pace while the server tells the page (it says it is alive as often)
+  var ASKING = 1000; // the poll's pace while it does not
   var tag = null;
+  var stream = null;
+  var timer = null;
   var updated = new Date(board.dataset.updated); // when the server made this page (the worker may give an old copy)
 
   function clock(when) {
@@ -23,20 +29,41 @@ import { _ } from "./words.js";
     stale.hidden = fresh;
     if (!fresh) stale.textContent = _("not updated since %(time)s", { time: clock(updated) });
   }
+  function told() {
+    return stream !== null && stream.readyState === 1; // EventSource.OPEN
+  }
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, told() ? TOLD : ASKING);
+  }
 
   function refresh() {
+    clearTimeout(timer);
     var headers = tag ? { "If-None-Match": tag } : {};
     var giveUp = new AbortController();
-    var timer = setTimeout(function () { giveUp.abort(); }, WAIT);
+    var waiting = setTimeout(function () { giveUp.abort(); }, WAIT);
     fetch(board.dataset.board, { headers: headers, cache: "no-cache", signal: giveUp.signal }).then(function (answer) {
       answered(answer.status === 200 || answer.status === 304 || answer.status === 404);
       if (answer.status === 200) {
         tag = answer.headers.get("ETag");
         return answer.text().then(function (html) { board.innerHTML = html; });
       }
-      if (answer.status === 404) board.textContent = _("This game was deleted.");
+      if (answer.status === 404) {
+        board.textContent = _("This game was deleted.");
+        if (stream) stream.close();
+      }
     }).catch(function () { answered(false); })
-      .then(function () { clearTimeout(timer); setTimeout(refresh, 1000); });
+      .then(function () { clearTimeout(waiting); later(); });
+  }
+
+  if (window.EventSource && board.dataset.events) {
+    stream = new EventSource(board.dataset.events);
+    stream.addEventListener("version", function (news) {
+      if ('"' + news.data + '"' !== tag) refresh();
+      else answered(true);
+    });
+    stream.addEventListener("alive", function () { answered(true); });
+    stream.addEventListener("error", function () { refresh(); }); // the stream lost: is the server still there?
   }
   refresh();
 

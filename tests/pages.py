@@ -46,6 +46,7 @@ NOT_PAGES = {
     "app_shell.manifest": "the web app's manifest",
     "app_shell.service_worker": "the service worker's script",
     "follow.board": "a part of the follow page, fetched as the game changes",
+    "follow.events": "the follow page's stream of the game's versions (Server-Sent Events)",
     "follow.qr_code": "a QR code",
     "follow.short_link": "a redirect to the follow page",
     "groups.qr_code": "a QR code",

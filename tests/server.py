@@ -51,8 +51,9 @@ def serving(command: list[str], cwd: Path = ROOT, env: dict | None = None, path:
 
 
 @contextmanager
-def running_server(database_url: str, threads: int | None = None, extra_env: dict | None = None):
-    """The app as `make run` serves it (its THREADS unless told), on ``database_url``, with a data folder of its own.
+def running_server(database_url: str, threads: int | None = None, extra_env: dict | None = None, before=()):
+    """The app as `make run` serves it (its THREADS unless told), on ``database_url``, with a data folder of its own;
+    ``before``: a command it runs under (``taskset -c 0``).
 
     It is up once it answers the rule book, a page every server has, open to many groups or not."""
     with tempfile.TemporaryDirectory() as data:
@@ -63,7 +64,7 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
             **({"THREADS": str(threads)} if threads else {}),
             **(extra_env or {}),
         }
-        with serving(SERVE, env=env, path="/rules") as server:
+        with serving([*before, *SERVE], env=env, path="/rules") as server:
             yield server
 
 

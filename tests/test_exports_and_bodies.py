@@ -129,4 +129,4 @@ def test_a_body_too_large_for_its_page_is_refused_before_it_is_sent(database_url
                 answer = b""
                 while chunk := connection.recv(65536):  # the server closes the connection after its answer
                     answer += chunk
-                assert answer.startswith(b"HTTP/1.1 413 ") and said in answer and b"Connection: close" in answer
+                assert answer.startswith(b"HTTP/1.1 413 ") and said in answer and b"connection: close" in answer.lower()

@@ -4,7 +4,6 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.test import Client
 
 from scorekeeper import create_app
 from scorekeeper.db import db
@@ -43,28 +42,7 @@ def test_the_board_is_304_until_a_hand_is_recorded(table, client):
     assert "Fix" not in changed.get_data(as_text=True)
 
 
-def test_an_unchanged_board_is_answered_before_the_app_as_the_app_answers_it(app, table, client):
-    """The 304 a following phone gets every second runs none of the app's hooks or views, and says what the app's
-    own 304 says; a board that changed, and a tag of another game, are the app's to answer."""
-    hooks = []
-    app.before_request(lambda: hooks.append(1))
-    table.start_game()
-    url = f"/games/{table.game_id}/follow/board"
-    tag = client.get(url).headers["ETag"]
-    hooks.clear()
-    quick = client.get(url, headers={"If-None-Match": tag})
-    assert quick.status_code == 304 and hooks == []
-    assert client.head(url, headers={"If-None-Match": tag}).status_code == 304 and hooks == []
-    by_the_app = Client(app.wsgi_app.wsgi_app).get(url, headers={"If-None-Match": tag})
-    assert by_the_app.status_code == 304 and hooks == [1]
-    assert sorted(quick.headers.items()) == sorted(by_the_app.headers.items())
-    other = client.post("/api/games", json={"players": ["Eve", "Fay", "Gus", "Hal"]}).json["id"]
-    assert client.get(f"/games/{other}/follow/board", headers={"If-None-Match": tag}).status_code == 200
-    table.record_hand([4, 0, 9, 0], 1)
-    assert client.get(url, headers={"If-None-Match": tag}).status_code == 200
-
-
-def test_a_board_locked_by_the_passcode_is_never_answered_before_the_app(database_url):
+def test_a_board_and_a_stream_locked_by_the_passcode_ask_for_it(database_url):
     config = {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url}
     open_one, locked_one = create_app(config), create_app({**config, "PASSCODE": "queen of spades"})
     try:
@@ -75,6 +53,8 @@ def test_a_board_locked_by_the_passcode_is_never_answered_before_the_app(databas
         answer = locked.get(f"/games/{game}/follow/board", headers={"If-None-Match": tag})
         assert answer.status_code == 302 and "/sign-in" in answer.headers["Location"]
         assert locked.get(f"/games/{game}/follow/board", headers={"If-None-Match": tag, **bearer}).status_code == 302
+        stream = locked.get(f"/games/{game}/follow/events")
+        assert stream.status_code == 302 and "/sign-in" in stream.headers["Location"]
     finally:
         for made in (open_one, locked_one):
             with made.app_context():

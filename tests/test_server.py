@@ -77,19 +77,19 @@ def test_a_name_for_two_addresses_is_served_on_both(app, monkeypatch):
     with socket.socket(socket.AF_INET6) as free:
         free.bind(("::1", 0))
         port = free.getsockname()[1]
-    server = serving.listening_server(app, serving.server_settings(f"localhost:{port}", 2, None, behind_proxy=False))
+    server = serving.listening_server(app, f"localhost:{port}", 2)
     running = threading.Thread(target=server.run)
     running.start()
     try:
-        assert serving.addresses(server) == [("::1", port), ("127.0.0.1", port)]
-        said = lan.banner(app, serving.addresses(server), behind_proxy=False)
+        assert server.addresses() == [("::1", port), ("127.0.0.1", port)]
+        said = lan.banner(app, server.addresses(), behind_proxy=False)
         assert f"Listening on http://[::1]:{port}/\nListening on http://127.0.0.1:{port}/" in said
         assert "running for this machine only" in said
         for base in (f"http://[::1]:{port}", f"http://127.0.0.1:{port}"):
             with urllib.request.urlopen(base + "/api/games", timeout=30) as answer:
                 assert answer.status == 200
     finally:
-        server.close()
+        server.stop()
         running.join()
 
 

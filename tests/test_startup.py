@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from scorekeeper import config, connections, create_app, serving
+from scorekeeper import config, create_app, serving
 from scorekeeper.db import db
 from scorekeeper.main import main
 
@@ -150,9 +150,8 @@ def serve_in_process(tmp_path, monkeypatch):
     listened = []
 
     def serve_once(server):
-        listened.extend(serving.addresses(server))
+        listened.extend(server.addresses())
         server.close()
-        server.task_dispatcher.shutdown()
 
     monkeypatch.setattr(serving, "run", serve_once)
     monkeypatch.delenv("MAKELEVEL", raising=False)
@@ -210,27 +209,24 @@ def test_a_port_the_host_chose_stays_an_error_that_says_how_to_choose_another(se
 
 
 def test_two_servers_on_one_port_the_second_is_refused(app):
-    first = serving.listening_server(app, serving.server_settings("127.0.0.1:0", 1, None, False))
+    first = serving.listening_server(app, "127.0.0.1:0", 1)
     try:
-        port = serving.addresses(first)[0][1]
-        assert first.socket.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR)  # a restart takes its port back
+        port = first.addresses()[0][1]
+        assert first.sockets[0].getsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR)  # a restart takes its port back
         with pytest.raises(serving.PortInUse):
-            serving.listening_server(app, serving.server_settings(f"127.0.0.1:{port}", 1, None, False))
+            serving.listening_server(app, f"127.0.0.1:{port}", 1)
     finally:
         first.close()
-        first.task_dispatcher.shutdown()
 
 
 def test_on_windows_the_port_is_taken_exclusively(monkeypatch):
-    """There SO_REUSEADDR, which waitress sets, would let a second server bind a port in use without a word."""
+    """There SO_REUSEADDR would let a second server bind a port in use without a word."""
     monkeypatch.setattr(socket, "SO_EXCLUSIVEADDRUSE", ~socket.SO_REUSEADDR, raising=False)  # as Windows defines it
     options = []
-    listening = SimpleNamespace(
-        platform="win32", socket=SimpleNamespace(setsockopt=lambda *given: options.append(given))
-    )
-    connections.Server.set_reuse_addr(listening)
+    listening = SimpleNamespace(family=socket.AF_INET, setsockopt=lambda *given: options.append(given))
+    serving.set_options(listening, "win32")
     assert options == [(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)]
-    assert connections.listening_options("linux") == connections.listening_options("darwin") == [("SO_REUSEADDR", 1)]
+    assert serving.listening_options("linux") == serving.listening_options("darwin") == [("SO_REUSEADDR", 1)]
 
 
 def test_on_windows_a_port_held_exclusively_by_another_program_is_a_port_in_use():

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from sqlalchemy import Update, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import models, rules
+from .. import models, news, rules
 from ..db import db
 from . import groups, summary
 from .loaded import GameNotFound as GameNotFound
@@ -233,7 +233,9 @@ def delete_game(game_id: int) -> None:
     game = _locked(game_id).row
     summary.forget_game(game)
     db.session.delete(game)
+    news.announce(game_id, "")
     db.session.commit()
+    news.tell(game_id, "")
 
 
 def _locked(game_id: int, hands: bool = True) -> Locked:
@@ -277,9 +279,11 @@ def _commit(locked: Locked, state: rules.GameState) -> LoadedGame:
     # Kept for this change's updated_at, in place of the state before the change that loading kept
     # for it. (Were the commit to fail, that updated_at is never stored: nothing asks for it.)
     after = replayed(locked.row, state)
+    news.announce(after.id, after.tag)
     try:
         db.session.commit()
     except IntegrityError:
         # The unique (game, number) constraint: another phone stored this hand first.
         raise rules.RuleError(_("Another phone recorded this hand first: reload to see it."), conflict=True) from None
+    news.tell(after.id, after.tag)
     return after
