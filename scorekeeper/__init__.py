@@ -2,17 +2,16 @@
 
 import os
 import secrets
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from flask import Flask
 from flask_migrate import Migrate
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
-from werkzeug.routing import IntegerConverter, Map, Rule
+from werkzeug.routing import IntegerConverter, Map
 
 from . import config, group_scope, guard, i18n, minify, news, scope, sites, startup
 from . import db as database
@@ -22,6 +21,7 @@ from .languages import gettext as _
 from .models import ROW_NUMBER_MAX
 from .paths import MIGRATIONS, bundled, instance_folder
 from .service import summary
+from .views import bodies
 
 __all__ = ["StartupError", "create_app", "database_url", "proxy_count"]
 csrf = CSRFProtect()
@@ -68,18 +68,23 @@ def create_app(
 
     startup.sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"], instance, create=create)
     app.url_map.converters["int"] = RowNumber
-    app.url_rule_class = Address
     with startup.failures(config.database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)):
         database.init_app(app)  # loads the database's driver
     scope.init_session(db.session)
     summary.init_session(db.session)
     migrate.init_app(app, db)
+    # The checks every request passes before its view, in the order they run: the host, and the site it was sent
+    # from; the body's size, before anything reads it; the request's group; the forms' tokens (CSRFProtect's own
+    # check); the passcode.
+    for check in (sites.refuse_other_hosts, sites.refuse_other_sites, bodies.limit_body, group_scope.resolve_group):
+        app.before_request(check)
     csrf.init_app(app)
+    app.before_request(guard.require_passcode)
     guard.init_app(app)
     i18n.init_app(app)
     register_blueprints(app)
-    sites.init_app(app)  # after the blueprints: its checks go before every other hook
-    group_scope.init_app(app)  # then the request's group, before the passcode and the forms' tokens
+    sites.init_app(app)
+    group_scope.init_app(app)
     minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
@@ -128,28 +133,10 @@ class RowNumber(IntegerConverter):
         super().__init__(url_map, fixed_digits, min, ROW_NUMBER_MAX if max is None else max)
 
 
-class Address(Rule):
-    """An address of the app, its URL builder compiled once in a process for every app built in it: Werkzeug
-    writes and compiles Python code for each address of each app it builds, a third of building the app (the
-    tests build one for each test). A builder depends on the address's parts alone, unless it has defaults
-    (none of the app's has): those get Werkzeug's own."""
-
-    builders: ClassVar[dict[tuple[object, ...], Callable[..., tuple[str, str]]]] = {}
-
-    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
-        if self.defaults:
-            return super()._compile_builder(append_unknown)
-        key = (tuple(self._trace), append_unknown)
-        if key not in self.builders:
-            self.builders[key] = super()._compile_builder(append_unknown)
-        return self.builders[key]
-
-
 def register_blueprints(app: Flask) -> None:
     from .views import (
         api,
         app_shell,
-        bodies,
         docs,
         errors,
         follow,
@@ -162,7 +149,6 @@ def register_blueprints(app: Flask) -> None:
         template_helpers,
     )  # fmt: skip
 
-    bodies.init_app(app)
     template_helpers.init_app(app)
     errors.init_app(app)
     app.register_blueprint(signing.bp)

@@ -1,19 +1,19 @@
 """click's own words ("Usage:", "Options:", "Error: …") in the host's language, as the command's are.
 
-click says them through the standard library's gettext (``from gettext import gettext as _`` in each of
-its modules), in gettext's default domain, where no catalog of the app's is: beside the command's German
-they would stay English. ``speak`` has click's modules look them up in the app's catalogs instead, in
-the host's language (languages.py), read however the app was installed. It runs before the command's
-options are made (click names a path's kind, "file", when its option is declared).
+click says them through the standard library's gettext, in its default domain, "messages": the name of the app's
+catalogs too. ``speak`` binds that domain to the app's folder of compiled catalogs (gettext's own, documented way
+to give a library's words a translation), so click reads its words there, in the language the host's locale
+settings name (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext reads them). It runs before the command's options
+are made (click names a path's kind, "file", when its option is declared). A clone whose catalogs `make` has not
+compiled yet says click's words in English; the command's own words it compiles in memory (languages.py).
 
 The messages are those the `scorekeeper` command can say, marked here (``N_``, a pair for a plural) so
 that `make messages` keeps them in the catalogs; tests/test_i18n.py checks that click still says each.
 """
 
 import gettext as gettext_module
-import sys
 
-from .languages import gettext, ngettext
+from .languages import TRANSLATIONS
 
 
 def N_(*message: str) -> tuple[str, ...]:  # noqa: N802  # gettext's name for "translate later"
@@ -58,10 +58,5 @@ MESSAGES = (
 
 
 def speak() -> None:
-    """Have click's modules say their words through languages.py's ``gettext`` and ``ngettext`` (once is enough)."""
-    for name, module in list(sys.modules.items()):
-        if name == "click" or name.startswith("click."):
-            if getattr(module, "_", None) is gettext_module.gettext:
-                module._ = gettext  # type: ignore[attr-defined]
-            if getattr(module, "ngettext", None) is gettext_module.ngettext:
-                module.ngettext = ngettext  # type: ignore[attr-defined]
+    """Have click say its words from the app's catalogs (once is enough)."""
+    gettext_module.bindtextdomain(gettext_module.textdomain(), str(TRANSLATIONS))

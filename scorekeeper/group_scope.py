@@ -18,13 +18,13 @@ import re
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, NoReturn, TypeVar
+from urllib.parse import quote
 
-from flask import Flask, abort, current_app, g, request
-from flask.globals import _cv_request
+from flask import Flask, abort, current_app, g, has_request_context, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.exceptions import TooManyRequests
-from werkzeug.routing import MapAdapter
+from werkzeug.routing import BuildError, MapAdapter
 from werkzeug.wrappers import Response
 
 from . import allowances, scope
@@ -85,18 +85,14 @@ class GroupPrefix:
 
 
 def init_app(app: Flask) -> None:
-    """The group is resolved right after the checks every request passes first (sites.py, the body's size)."""
+    """An open server's groups, each at its own address (the factory runs ``resolve_group`` for every request)."""
     if is_open(app):
         app.wsgi_app = GroupPrefix(app.wsgi_app)  # type: ignore[method-assign]
-    hooks = app.before_request_funcs.setdefault(None, [])
-    from .views.bodies import limit_body
-
-    hooks.insert(hooks.index(limit_body) + 1, resolve_group)
 
 
 def resolve_group() -> None:
     """The request's group in ``g.group`` (None: none), and every query of the request kept to it."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app
     where = served(app, request.endpoint)
     if not is_open(app):
         use(app.extensions["first_group"])
@@ -164,25 +160,31 @@ def start_group(name: object) -> groups.GroupSeen:
     return started
 
 
+ANCHOR_SAFE = "%!#$&'()*+,/:;=?@"  # what an address's #anchor keeps unquoted (as Flask's url_for does)
+
+
 class App(Flask):
     """The app: inside a group's page, the site's own pages are still linked at the site's root."""
 
     def url_for(self, /, endpoint: str, **values: Any) -> str:
-        context = _cv_request.get(None)
-        if context is None or KEY not in context.request.environ:
+        if not has_request_context() or KEY not in request.environ:
             return super().url_for(endpoint, **values)
         full = endpoint
         if endpoint.startswith("."):
-            blueprint = context.request.blueprint
-            full = f"{blueprint}{endpoint}" if blueprint else endpoint[1:]
+            full = f"{request.blueprint}{endpoint}" if request.blueprint else endpoint[1:]
         if served(self, full) != SITE:
             return super().url_for(endpoint, **values)
-        in_group = context.url_adapter
-        context.url_adapter = site_adapter(self, context.request.environ)
+        anchor, method = values.pop("_anchor", None), values.pop("_method", None)
+        scheme, external = values.pop("_scheme", None), values.pop("_external", None)
+        self.inject_url_defaults(full, values)
         try:
-            return super().url_for(full, **values)
-        finally:
-            context.url_adapter = in_group
+            url = site_adapter(self, request.environ).build(
+                full, values, method=method, url_scheme=scheme, force_external=bool(external or scheme)
+            )
+        except BuildError as error:
+            values.update(_anchor=anchor, _method=method, _scheme=scheme, _external=external)
+            return self.handle_url_build_error(error, full, values)
+        return url if anchor is None else f"{url}#{quote(anchor, safe=ANCHOR_SAFE)}"
 
 
 def site_adapter(app: Flask, environ: dict[str, Any]) -> MapAdapter:

@@ -98,8 +98,7 @@ def init_app(app: Flask) -> None:
     if problem:
         raise StartupError(problem)
     app.session_interface = SessionInterface()
-    app.before_request(require_passcode)
-    app.after_request(security_headers)
+    app.after_request(security_headers)  # require_passcode: among the factory's checks, in their order
     app.add_template_global(signed_in)
 
 

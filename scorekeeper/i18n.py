@@ -11,8 +11,7 @@ import os
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, has_request_context, request
-from flask.globals import _cv_app
+from flask import Flask, g, has_app_context, has_request_context, request
 from flask_babel import Babel, Domain, get_locale, get_translations
 from werkzeug.wrappers import Response
 
@@ -59,8 +58,7 @@ def translations() -> gettext.NullTranslations:
     ``g._flask_babel.babel_locale``, force_locale too), that language's catalog, kept beside it; before, Flask-Babel's
     own answer.
     """
-    context = _cv_app.get(None)
-    kept: Any = getattr(context.g, "_flask_babel", None) if context else None
+    kept: Any = getattr(g, "_flask_babel", None) if has_app_context() else None
     chosen = getattr(kept, "babel_locale", None)
     if chosen is None:
         found: gettext.NullTranslations = get_translations()

@@ -32,10 +32,8 @@ OTHER_SITE = lazy_gettext(
 
 
 def init_app(app: Flask) -> None:
-    """The checks run before anything else reads the request: first of the app's hooks."""
+    """The names the app answers to; its checks (``refuse_other_hosts``, ``refuse_other_sites``) run first of all."""
     app.extensions["own_hosts"] = own_hosts(app.config.get("HOSTS"))
-    hooks = app.before_request_funcs.setdefault(None, [])
-    hooks[0:0] = [refuse_other_hosts, refuse_other_sites]
 
 
 def own_hosts(configured: str | Iterable[str] | None) -> frozenset[str]:

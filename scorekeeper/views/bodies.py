@@ -1,20 +1,15 @@
 """How large a body each address takes: refused (413) before anything reads more of it.
 
-The production server applies the same limits by a request's length, before the app (connections.py).
+The production server applies the same limits by a request's length, before the app (asgi.py).
 """
 
 import io
 
-from flask import Flask, current_app, request
+from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wsgi import get_content_length
 
 from ..group_scope import GROUP_PATH
-
-
-def init_app(app: Flask) -> None:
-    app.before_request_funcs.setdefault(None, []).insert(0, limit_body)  # before CSRF reads the form
-
 
 FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
 API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
@@ -23,7 +18,7 @@ LARGE_BODIES = ("/history/import",)
 
 def body_max(path: str, largest: int) -> int:
     """The largest body a request to ``path`` may send, at the server's root or in a group (``/g/<key>/…``):
-    the production server refuses a larger one by its length, before reading it (connections.py), and so does the app.
+    the production server refuses a larger one by its length, before reading it (asgi.py), and so does the app.
 
     >>> largest = 64 * 1024 * 1024
     >>> body_max("/api/games", largest), body_max("/g/abc/history/import", largest) == largest
