@@ -42,6 +42,16 @@ View = TypeVar("View", bound=Callable[..., object])
 Page = TypeVar("Page", bound=Callable[..., ResponseReturnValue])
 
 
+def group_path(path: str) -> tuple[str, str | None] | None:
+    """The key and the rest of a group's address (None for the rest of ``/g/<key>`` alone); None for another.
+
+    >>> group_path("/g/Ab3_-x/games/7"), group_path("/g/Ab3"), group_path("/games/7")
+    (('Ab3_-x', '/games/7'), ('Ab3', None), None)
+    """
+    found = GROUP_PATH.fullmatch(path)
+    return (found[1], found[2]) if found else None
+
+
 def site_page(view: View) -> View:
     """A page of the whole site, for no group (the rule book, a blank sheet, an icon): served at the root alone."""
     view.served = SITE  # type: ignore[attr-defined]
@@ -72,9 +82,9 @@ class GroupPrefix:
         self.app = app
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        found = GROUP_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        found = group_path(environ.get("PATH_INFO", ""))
         if found:
-            key, rest = found.groups()
+            key, rest = found
             root = environ.get("SCRIPT_NAME", "")
             if rest is None:  # the group's own address: its home page, where its cookie's path starts
                 query = environ.get("QUERY_STRING")

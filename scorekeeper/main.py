@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from flask import Flask
 
-from . import click_words, rules
+from . import click_words, rules, scope
 from .config import StartupError
 from .db import db
 from .languages import gettext as _
@@ -253,6 +253,7 @@ def app_context(*, create: bool = True, writes: bool = True) -> Iterator[Flask]:
     name = database_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
     click.echo(_("Database: %(name)s", name=name), err=True)
     with app.app_context():
+        scope.see_everything()  # the host's command: every group's games
         try:
             yield app
         finally:
@@ -280,6 +281,7 @@ def export_of_sqlite(source: Path) -> dict[str, object]:
             raise rules.RuleError(_("%(file)s cannot be read as a backup: %(problem)s", file=source,
                                     problem=failed)) from None  # fmt: skip
         with app.app_context():
+            scope.see_everything()  # the backup's every group
             document = snapshot()
             db.session.remove()
             db.engine.dispose()

@@ -2,7 +2,8 @@
 
 A request sees one group's games: on an open server the group its address names
 (``/g/<key>``), on a server that is one group's that group; a request for no group
-(an open server's home page) sees none. A host's command sees every group's.
+(an open server's home page) sees none. A host's command sees every group's, by
+asking for them (``see_everything``); any other work sees none: the scope fails closed.
 
 The group is added to every ORM statement the session runs, SELECT, UPDATE and
 DELETE alike (``with_loader_criteria``), for every table that has a group: a query
@@ -13,17 +14,22 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from flask import g, has_request_context
+from flask import current_app, g
 from sqlalchemy import event, false, select
 from sqlalchemy.orm import ORMExecuteState, with_loader_criteria
 from sqlalchemy.orm.interfaces import ORMOption
 from sqlalchemy.orm.scoping import scoped_session
 
 from . import models
-from .db import db
 
 # The tables that hold a group's own facts: each has a group_id.
 GROUPED = (models.Game, models.Player, models.PlayerSummary)
+# The tables whose rows belong to a group through their game.
+THROUGH_GAME = (models.Hand,)
+# The tables of the whole server, which the code that reads them keeps apart by group itself, or that hold no
+# group's facts: the groups themselves, the passcode's sign-ins (each names its group) and guesses, and the
+# allowances an address has spent.
+SERVER_WIDE = (models.Group, models.SignIn, models.SignInAttempt, models.Allowance)
 
 
 @dataclass(frozen=True)
@@ -50,28 +56,20 @@ def see_everything() -> None:
 
 
 def current() -> Scope:
-    """The group in scope. A request that nothing limited sees no group; work outside a request, every group."""
-    default: Scope = None if has_request_context() else EVERYTHING
-    found: Scope = g.get("scope", default)
+    """The group in scope: none until something says which (a request's group, or a host's command every group)."""
+    found: Scope = g.get("scope", None)
     return found
 
 
 def group_for_new_games() -> int:
-    """The group a game stored now goes into: the one in scope; a command's, the first group."""
+    """The group a game stored now goes into: the one in scope; a host's command's, the first group."""
     scope = current()
     if isinstance(scope, int):
         return scope
-    if scope is None:
+    first = current_app.extensions.get("first_group") if scope is EVERYTHING else None
+    if first is None:
         raise NoGroup("no group is in scope")
-    return first_group()
-
-
-def first_group() -> int:
-    """The first group (the lowest id): the one a server that is one group's serves."""
-    found = db.session.scalar(select(models.Group.id).order_by(models.Group.id).limit(1))
-    if found is None:
-        raise NoGroup("the database has no group")
-    return found
+    return int(first.id)
 
 
 def init_session(session: scoped_session[Any]) -> None:
@@ -94,8 +92,12 @@ def criteria(scope: int | None) -> tuple[ORMOption, ...]:
     """The options that keep a statement to ``scope``: made once for each group (they hold nothing but its id).
 
     >>> criteria(7) is criteria(7), len(criteria(None))
-    (True, 3)
+    (True, 4)
     """
-    return tuple(
-        with_loader_criteria(table, table.group_id == scope if scope is not None else false()) for table in GROUPED
+    if scope is None:
+        return tuple(with_loader_criteria(table, false()) for table in (*GROUPED, *THROUGH_GAME))
+    games = select(models.Game.id).where(models.Game.group_id == scope)
+    return (
+        *(with_loader_criteria(table, table.group_id == scope) for table in GROUPED),
+        *(with_loader_criteria(table, table.game_id.in_(games)) for table in THROUGH_GAME),
     )

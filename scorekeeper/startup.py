@@ -21,6 +21,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
 
+from . import scope
 from .config import SETTINGS_FILE, StartupError, database_name
 from .db import db
 from .languages import gettext as _
@@ -43,6 +44,7 @@ def open_database(app: Flask, *, create: bool, writes: bool) -> groups.GroupSeen
         if before != newest_revision():
             upgrade()
         if before is not None and before != schema_revision():
+            scope.see_everything()  # the records of every group, kept again under the new schema
             games.rebuild_records()
         group = groups.first_group()
         if not writes:

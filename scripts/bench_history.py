@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from seed_history import seed  # noqa: E402
 
-from scorekeeper import create_app  # noqa: E402
+from scorekeeper import create_app, scope  # noqa: E402
 from scorekeeper.service.records import players_seen  # noqa: E402
 
 
@@ -41,6 +41,7 @@ def measure(games: int, repeat: int, folder: Path) -> dict[str, float]:
     seed(app, games)
     print(f"seeded {games} games in {time.perf_counter() - started:.1f} s", flush=True)
     with app.app_context():
+        scope.see_everything()
         regular = players_seen()[0]
     client = app.test_client()
     pages = {

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import create_app, models, rules  # noqa: E402
+from scorekeeper import create_app, models, rules, scope  # noqa: E402
 from scorekeeper.config import database_name  # noqa: E402
 from scorekeeper.db import db  # noqa: E402
 from scorekeeper.paths import instance_folder  # noqa: E402
@@ -55,6 +55,7 @@ def seed(app, games: int, seed_value: int = 1) -> None:
     rng = random.Random(seed_value)
     start = datetime(2020, 1, 3, 20, 0)
     with app.app_context():
+        scope.see_everything()  # the host's script: its games go into the first group
         for first in range(0, games, BATCH):
             for number in range(first, min(games, first + BATCH)):
                 names = rng.sample(REGULARS, 4 if rng.random() < 0.7 else rng.choice([3, 5]))
@@ -87,6 +88,7 @@ def main() -> None:
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})
     seed(app, args.games, args.seed)
     with app.app_context():
+        scope.see_everything()
         stored = db.session.query(models.Game).count()
         hands = db.session.query(models.Hand).count()
     where = database_name(url, app.instance_path)

@@ -14,6 +14,8 @@ from werkzeug.serving import make_server
 
 from scorekeeper.db import db
 
+from conftest import as_host
+
 AXE_SCRIPT = Axe().axe_script  # axe-core, as axe-playwright-python ships it
 
 # Debian's headless shell: Chromium's engine without the browser's own interface, the same pages at about two thirds
@@ -176,7 +178,7 @@ def given_back(app, seconds: float = 30) -> None:
     """
     if "sqlalchemy" not in getattr(app, "extensions", {}):
         return  # an app of no database (another site's page)
-    with app.app_context():
+    with as_host(app):
         engine = db.engine
     deadline = time.monotonic() + seconds
     while engine.pool.checkedout() and time.monotonic() < deadline:

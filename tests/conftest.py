@@ -10,7 +10,7 @@ import sqlalchemy
 from playwright.sync_api import expect
 
 import scorekeeper
-from scorekeeper import create_app
+from scorekeeper import create_app, scope
 from scorekeeper.db import db
 
 pytest_plugins = ["engines"]  # every engine a test opens is closed when it ends
@@ -24,6 +24,14 @@ def pytest_collection_modifyitems(items):
     """The long tests first (in their order), the others after them as collected: on several workers, the long
     ones start at once, side by side, and the short ones fill in around them."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+@contextlib.contextmanager
+def as_host(app):
+    """The app's context as a host's command has it: every group's games in scope (outside a request, none is)."""
+    with app.app_context():
+        scope.see_everything()
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -18,6 +18,7 @@ from scorekeeper.db import db
 from scorekeeper.main import export_of_sqlite, main
 from scorekeeper.service.export import BACKUP_VERSION
 
+from conftest import as_host
 from server import call, running_server
 
 # Eight hands that bring every total back to 0, so that a game never ends however long the posting
@@ -151,7 +152,7 @@ def test_a_damaged_sqlite_file_is_refused(tmp_path):
 def test_check_finds_a_stored_record_that_differs_and_rebuild_records_mends_it(app, table, database_url, tmp_path):
     table.start_game()
     table.record_hand([4, 0, 9, 0], 1)
-    with app.app_context():
+    with as_host(app):
         db.session.execute(update(models.Player).where(models.Player.seat == 1).values(total=99))
         db.session.commit()
     found = scorekeeper("check", instance=tmp_path, database_url=database_url)
@@ -164,7 +165,7 @@ def test_check_finds_a_stored_record_that_differs_and_rebuild_records_mends_it(a
 def test_check_finds_a_players_summary_that_differs_and_rebuild_records_mends_it(app, table, database_url, tmp_path):
     table.start_game()
     table.record_hand([4, 0, 9, 0], 1)
-    with app.app_context():
+    with as_host(app):
         db.session.execute(update(models.PlayerSummary).where(models.PlayerSummary.name_key == "cat").values(wins=7))
         db.session.commit()
     found = scorekeeper("check", instance=tmp_path, database_url=database_url)
@@ -177,7 +178,7 @@ def test_a_restored_export_keeps_the_games_dates(app, table, database_url, tmp_p
     table.start_game()
     table.record_hand([4, 0, 9, 0], 1)
     long_ago = {"created_at": datetime(2020, 2, 29, 20, 15), "updated_at": datetime(2020, 2, 29, 21, 40)}
-    with app.app_context():
+    with as_host(app):
         db.session.execute(update(models.Game).values(**long_ago))
         db.session.commit()
     source = exported(tmp_path / "source", database_url)
@@ -191,7 +192,7 @@ def test_check_finds_a_game_that_does_not_replay_and_a_wrong_status(app, table, 
     table.record_hand([4, 0, 9, 0], 1)
     broken = table.start_game()["id"]
     table.record_hand([4, 0, 9, 0], 1)
-    with app.app_context():
+    with as_host(app):
         db.session.execute(update(models.Game).where(models.Game.id != broken).values(finished=True))
         db.session.execute(update(models.Hand).where(models.Hand.game_id == broken).values(hearts=[4, 0, 8, 0]))
         db.session.commit()

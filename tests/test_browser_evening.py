@@ -11,6 +11,8 @@ from playwright.sync_api import Page, expect
 from scorekeeper import create_app
 from scorekeeper.db import db
 
+from conftest import as_host
+
 pytestmark = pytest.mark.browser
 
 
@@ -133,7 +135,7 @@ def guarded_server(database_url):
     app.test_client().post("/api/games", json={"players": LONG_NAMES})
     with served(app) as base:
         yield base
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 

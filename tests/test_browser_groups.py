@@ -11,6 +11,8 @@ from playwright.sync_api import expect
 from scorekeeper import create_app
 from scorekeeper.db import db
 
+from conftest import as_host
+
 pytestmark = pytest.mark.browser
 
 
@@ -20,7 +22,7 @@ def open_server(database_url):
                       "GROUPS_OPEN": True})  # fmt: skip
     with served(app) as base:
         yield base
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 

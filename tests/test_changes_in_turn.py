@@ -11,7 +11,7 @@ from sqlalchemy import event
 from scorekeeper import create_app, rules
 from scorekeeper.db import db
 
-from conftest import Table
+from conftest import Table, as_host
 
 HANDS = [([4, 0, 9, 0], 1), ([0, 4, 0, 9], 2), ([2, 3, 4, 4], 0)]
 
@@ -21,7 +21,7 @@ def other_process(database_url):
     """A second app on the same database: another server process."""
     other = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url})
     yield other
-    with other.app_context():
+    with as_host(other):
         db.session.remove()
         db.engine.dispose()
 
@@ -56,7 +56,7 @@ def test_a_hand_recorded_elsewhere_between_the_read_and_the_lock_is_counted(app,
         if statement.lstrip().upper().startswith("UPDATE GAMES") and not cut_in:
             cut_in.append(there.record_hand(*HANDS[1], number=2))
 
-    with app.app_context():
+    with as_host(app):
         engine = db.engine
     event.listen(engine, "before_cursor_execute", before_the_lock)
     try:

@@ -18,6 +18,8 @@ from scorekeeper.db import db
 from scorekeeper.main import main
 from scorekeeper.service.export import read_games
 
+from conftest import as_host
+
 HOUSE = {"target": 100, "pass_cycle": "left-right-across-hold", "moon": "choose", "sun": False, "omnibus": False,
          "tie": "play-on", "first_dealer": 0, "exact_reset": False}  # fmt: skip
 NIGHT = datetime(2025, 3, 1, 20, 0)
@@ -38,7 +40,7 @@ def database_at(url, revision):
     old.config["SQLALCHEMY_DATABASE_URI"] = url
     db.init_app(old)
     migrate.init_app(old, db)
-    with old.app_context():
+    with as_host(old):
         upgrade(revision=revision)
         db.engine.dispose()
 
@@ -81,7 +83,7 @@ def export_before_uids():
 def upgraded(url):
     """Started by this version: the schema upgraded on the way."""
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "t", "TESTING": True})
-    with app.app_context():
+    with as_host(app):
         db.engine.dispose()
 
 

@@ -10,6 +10,8 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Game, Hand
 
+from conftest import as_host
+
 PASSCODE = "queen of spades"
 ATTACKER_PAGE = """<!doctype html><title>Free cards</title>
 <form id="plain" method="post" enctype="text/plain" action="{target}/api/games">
@@ -24,7 +26,7 @@ def guarded_app(app):
 
 
 def stored_games(app):
-    with app.app_context():
+    with as_host(app):
         count = db.session.query(Game).count()
         db.session.remove()
     return count
@@ -124,7 +126,7 @@ def checked(database_url):
     app.test_client().post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}, headers=bearer)
     app.test_client().post("/api/games/1/hands", json={"hearts": [4, 0, 9, 0], "queen": 1}, headers=bearer)
     yield app
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 
@@ -142,7 +144,7 @@ def token_of(page):
 
 
 def hands(app):
-    with app.app_context():
+    with as_host(app):
         found = [(hand.number, list(hand.hearts)) for hand in db.session.query(Hand).order_by(Hand.number)]
         db.session.remove()
     return found

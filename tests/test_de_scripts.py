@@ -15,6 +15,7 @@ from test_i18n import GERMAN
 from scorekeeper import create_app, script_words
 from scorekeeper.db import db
 
+from conftest import as_host
 from server import ROOT
 
 STATIC = ROOT / "static"
@@ -103,7 +104,7 @@ def strict_app(database_url):
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "t", "PROPAGATE_EXCEPTIONS": False})
     app.add_url_rule("/broken", "broken", lambda: 1 / 0)
     yield app
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 

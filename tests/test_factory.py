@@ -8,6 +8,8 @@ from sqlalchemy import inspect
 from scorekeeper import StartupError, create_app, database_url, instance_secret
 from scorekeeper.db import db
 
+from conftest import as_host
+
 
 def test_testing_config_wins(app):
     assert app.testing and app.config["SECRET_KEY"] == "test"
@@ -34,7 +36,7 @@ def test_environment_overrides_defaults(tmp_path, monkeypatch):
 
 
 def test_schema_is_created_on_first_start(app):
-    with app.app_context():
+    with as_host(app):
         assert {"games", "players", "hands"} <= set(inspect(db.engine).get_table_names())
 
 
@@ -44,7 +46,7 @@ def test_postgres_urls_use_psycopg():
 
 
 def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
-    with app.app_context():
+    with as_host(app):
         if db.engine.dialect.name != "sqlite":
             pytest.skip("SQLite settings: this run is on PostgreSQL")
         with db.engine.connect() as connection:

@@ -8,6 +8,8 @@ from playwright.sync_api import Page, expect
 from scorekeeper import create_app
 from scorekeeper.db import db
 
+from conftest import as_host
+
 
 def test_the_table_page_shows_the_short_link_and_its_qr_code(table, client):
     table.start_game()
@@ -57,7 +59,7 @@ def test_a_board_and_a_stream_locked_by_the_passcode_ask_for_it(database_url):
         assert stream.status_code == 302 and "/sign-in" in stream.headers["Location"]
     finally:
         for made in (open_one, locked_one):
-            with made.app_context():
+            with as_host(made):
                 db.session.remove()
                 db.engine.dispose()
 

@@ -11,6 +11,8 @@ from scorekeeper.db import db
 from scorekeeper.models import Game, Group
 from scorekeeper.service import groups
 
+from conftest import as_host
+
 HAND = {"hearts": [4, 0, 9, 0], "queen": 1}
 
 
@@ -26,7 +28,7 @@ def open_app(database_url):
         }
     )
     yield app
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 
@@ -49,7 +51,7 @@ def start_game(client, key, players=("Ann", "Ben", "Cat", "Dan")):
 
 
 def count_games(app):
-    with app.app_context():
+    with as_host(app):
         found = db.session.query(Game).count()
         db.session.remove()
     return found
@@ -142,7 +144,7 @@ def test_the_home_page_starts_a_group_in_one_tap_and_takes_the_phone_to_it(open_
     assert "Your group is ready" in page and f"http://localhost/g/{key}/" in page and "Friday" in page
     assert client.get(f"/g/{key}/group/qr.svg").mimetype == "image/svg+xml"
     assert client.post("/groups", data={"name": "\u202e"}).status_code == 422
-    with open_app.app_context():
+    with as_host(open_app):
         assert db.session.query(Group).filter_by(name="Friday").count() == 1
 
 
@@ -191,7 +193,7 @@ def test_a_groups_request_writes_nothing_while_its_last_use_is_recent(open_app, 
     key = start_group(client)["key"]
     game = start_game(client, key)["id"]
     written = []
-    with open_app.app_context():
+    with as_host(open_app):
         engine = db.engine
 
     def note(_connection, _cursor, statement, *_rest):
@@ -237,7 +239,7 @@ def test_a_form_token_of_one_group_is_refused_in_another(database_url):
     assert carried.post(f"/g/{b}/games/new", data=form).status_code == 400  # a's session is no session in b
     assert carried.post(f"/g/{b}/group/name", data={"csrf_token": token, "name-name": "renamed"}).status_code == 400
     assert phone.post(f"/g/{a}/games/new", data=form).status_code == 302
-    with app.app_context():
+    with as_host(app):
         assert db.session.query(Game).count() == 1 and not db.session.query(Group).filter_by(name="renamed").count()
         db.session.remove()
         db.engine.dispose()
@@ -255,7 +257,7 @@ def test_a_group_is_deleted_after_asking_with_its_export_offered(open_app, clien
     assert answer.status_code == 303 and answer.headers["Location"] == "/?deleted=1"
     assert client.get(f"/g/{key}/").status_code == 404
     assert count_games(open_app) == 1
-    with open_app.app_context():  # nor are its names left in SQLite's write-ahead log
+    with as_host(open_app):  # nor are its names left in SQLite's write-ahead log
         wal = db.engine.url.database and Path(db.engine.url.database + "-wal")
         assert not wal or not wal.exists() or b"Zebulon" not in wal.read_bytes()
     assert client.delete(f"/g/{kept}/api/group").status_code == 204
@@ -269,7 +271,7 @@ def test_groups_started_from_one_address_are_limited_to_twenty_a_day(open_app, c
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 23 * 3600
     assert "20 groups were started from this address today" in refused.json["error"]
     start_group(client, address="198.51.100.8")  # another address starts its own
-    with open_app.app_context():
+    with as_host(open_app):
         assert db.session.query(Group).count() == 1 + 21  # the first group, and no 22nd from the refusal
         db.session.remove()
 
@@ -321,7 +323,7 @@ def test_a_server_of_one_group_has_no_group_addresses(app):
     client = app.test_client()
     assert client.post("/api/groups").status_code == 404
     assert client.get("/api/group").status_code == 404 and client.get("/group").status_code == 404
-    with app.app_context():
+    with as_host(app):
         key = db.session.query(Group).first().key
     assert client.get(f"/g/{key}/api/games").status_code == 404
     assert client.get("/api/games").status_code == 200
@@ -337,7 +339,7 @@ def test_on_an_open_server_with_a_passcode_starting_a_group_needs_it_and_a_group
     bearer = {"Authorization": "Bearer the club's own passcode"}
     key = client.post("/api/groups", headers=bearer).json["key"]
     assert client.get(f"/g/{key}/api/games").status_code == 200
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 

@@ -12,6 +12,8 @@ from scorekeeper.config import StartupError
 from scorekeeper.db import db
 from scorekeeper.models import SignIn, SignInAttempt, utcnow
 
+from conftest import as_host
+
 
 @pytest.fixture
 def guarded(database_url):
@@ -20,13 +22,13 @@ def guarded(database_url):
          "PASSCODE": "queen of spades"}
     )  # fmt: skip
     yield app
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 
 
 def let_time_pass(app, passed=timedelta(minutes=10)):
-    with app.app_context():
+    with as_host(app):
         db.session.query(SignInAttempt).update({"last_failure": utcnow() - passed})
         db.session.commit()
 
@@ -109,18 +111,18 @@ def test_signing_out_ends_every_copy_of_the_session(guarded):
     phone.post("/sign-out")
     assert copy.get("/").status_code == 302 and copy.get("/api/games").status_code == 401
     assert copy.get("/history/export.json").status_code == 302
-    with guarded.app_context():
+    with as_host(guarded):
         assert db.session.query(SignIn).count() == 0
 
 
 def test_a_session_unused_for_a_month_has_ended_on_the_server_too(guarded):
     phone = guarded.test_client()
     phone.post("/sign-in", data={"passcode": "queen of spades"})
-    with guarded.app_context():
+    with as_host(guarded):
         db.session.query(SignIn).update({"last_seen": utcnow() - timedelta(days=20)})
         db.session.commit()
     assert phone.get("/").status_code == 200  # used within the month: kept, and noted as used now
-    with guarded.app_context():
+    with as_host(guarded):
         assert utcnow() - db.session.query(SignIn).one().last_seen < timedelta(hours=1)
         db.session.query(SignIn).update({"last_seen": utcnow() - timedelta(days=31)})
         db.session.commit()
@@ -157,7 +159,7 @@ def test_a_strong_passcode_starts_the_app(database_url, strong, monkeypatch):
 def test_the_guard_learns_the_open_pages_from_the_views_not_by_importing_them(app):
     source = Path(guard.__file__).read_text()
     assert "views" not in source.split('"""', 2)[2]  # below the module's docstring
-    with app.app_context():
+    with as_host(app):
         opened = {endpoint for endpoint in app.view_functions if guard.is_public(endpoint)}
     assert opened == {"static", "signing.sign_in", "language.choose", "app_shell.manifest", "app_shell.service_worker",
                       "app_shell.favicon", "app_shell.apple_touch_icon", "app_shell.offline"}  # fmt: skip
@@ -173,7 +175,7 @@ def test_wrong_passcodes_are_slowed_down(guarded):
     assert "Too many wrong passcodes were tried: wait 1 second, then" in again.get_data(as_text=True)
     let_time_pass(guarded)
     assert client.post("/sign-in", data={"passcode": "queen of spades"}).status_code == 302
-    with guarded.app_context():
+    with as_host(guarded):
         assert db.session.get(SignInAttempt, "127.0.0.1") is None  # forgiven
 
 
@@ -181,7 +183,7 @@ def test_each_wrong_passcode_doubles_the_wait(guarded):
     client = guarded.test_client()
     for failures in range(1, 5):
         client.post("/sign-in", data={"passcode": "jack"})
-        with guarded.app_context():
+        with as_host(guarded):
             assert db.session.get(SignInAttempt, "127.0.0.1").failures == failures
         let_time_pass(guarded)
     client.post("/sign-in", data={"passcode": "jack"})

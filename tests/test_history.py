@@ -13,6 +13,8 @@ from scorekeeper.models import Player, PlayerSummary
 from scorekeeper.service import games
 from scorekeeper.service.export import BACKUP_VERSION
 
+from conftest import as_host
+
 NIGHT = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "add"), ([0, 0, 13, 0], 0), ([3, 3, 3, 4], 3)]  # 46,16,51,43
 
 
@@ -112,12 +114,12 @@ def test_undo_and_correct_keep_the_records_in_step(table, client):
 
 def test_rebuild_records_replays_every_game(app, table, client):
     play(table, NIGHT, target=50)
-    with app.app_context():
+    with as_host(app):
         db.session.query(Player).update({"total": 0, "won": False, "queens": 0})
         db.session.query(PlayerSummary).update({"wins": 0, "queens": 0})
         db.session.commit()
     assert "<dt>Wins</dt><dd>0</dd>" in client.get("/players/Ben").get_data(as_text=True)
-    with app.app_context():
+    with as_host(app):
         assert games.rebuild_records() == (1, [])
     assert "<dt>Wins</dt><dd>1</dd>" in client.get("/players/Ben").get_data(as_text=True)
 
@@ -267,7 +269,7 @@ def test_delete_asks_first_and_names_the_game(table, client):
 def test_a_hand_adds_to_its_four_players_records_in_one_statement(app, table):
     table.start_game()
     statements = []
-    with app.app_context():
+    with as_host(app):
         engine = db.engine
 
     def note(_connection, _cursor, statement, *_rest):
@@ -280,6 +282,6 @@ def test_a_hand_adds_to_its_four_players_records_in_one_statement(app, table):
     finally:
         event.remove(engine, "before_cursor_execute", note)
     assert len(statements) == 1
-    with app.app_context():
+    with as_host(app):
         assert sorted(db.session.scalars(select(PlayerSummary.points))) == [0, 4, 9, 13]
         db.session.remove()

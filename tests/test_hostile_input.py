@@ -16,12 +16,14 @@ from scorekeeper.db import db
 from scorekeeper.models import Game, Player
 from scorekeeper.service import games, restore
 
+from conftest import as_host
+
 NESTED = "[" * 20_000 + "]" * 20_000
 HUGE = "9" * 5000
 
 
 def count(app, model=Game):
-    with app.app_context():
+    with as_host(app):
         found = db.session.query(model).count()
         db.session.remove()
     return found
@@ -96,7 +98,7 @@ def test_an_odd_list_key_without_a_token_is_refused_for_its_token(database_url, 
     client.post("/api/games/1/hands", json={"hearts": [4, 0, 9], "queen": 1})
     answer = client.post(path, data={"hearts-²": "0", "players-¹": "x"})
     assert answer.status_code == 400
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 

@@ -9,12 +9,14 @@ from scorekeeper.db import db
 from scorekeeper.lan import phone_urls
 from scorekeeper.models import Game
 
+from conftest import as_host
+
 GAME = {"players": ["Eve", "Mal", "Oz"]}
 MACHINE = socket.gethostname().split(".")[0]
 
 
 def stored_games(app):
-    with app.app_context():
+    with as_host(app):
         count = db.session.query(Game).count()
         db.session.remove()
     return count
@@ -34,7 +36,7 @@ def app_with(database_url, monkeypatch):
 
     yield build
     for app in made:
-        with app.app_context():
+        with as_host(app):
             db.session.remove()
             db.engine.dispose()
 

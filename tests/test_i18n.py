@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 from scorekeeper import click_words, languages, script_words
 from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
 
+from conftest import as_host
 from server import ROOT, serving
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
@@ -279,7 +280,7 @@ def test_the_words_of_the_moment_follow_the_request_and_a_forced_language(app):
     from scorekeeper import rules
     from scorekeeper.i18n import translations
 
-    with app.app_context():
+    with as_host(app):
         assert translations() is get_translations()
         assert rules.i18n.gettext("%(name)s deals", name="Ann") == "Ann deals"
     with app.test_request_context("/", headers=GERMAN):

@@ -21,6 +21,7 @@ import pytest
 from scorekeeper.db import db
 from scorekeeper.models import Game, Hand
 
+from conftest import as_host
 from server import running_server
 
 GAMES = 10_000
@@ -123,7 +124,7 @@ def test_hands_recorded_during_a_big_import_are_all_kept(app, database_url):
     print(f"\nimport of {GAMES} games: {seconds:.1f} s; answers to the tables during it: {dict(statuses)}")
     assert [table.error for table in tables] == [None] * TABLES
     assert set(statuses) <= {201, 503}, statuses
-    with app.app_context():
+    with as_host(app):
         assert db.session.query(Game).filter(Game.created_at < datetime(2026, 1, 1)).count() == GAMES
         for table in tables:
             for game_id, count in table.acknowledged.items():

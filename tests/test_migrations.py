@@ -12,9 +12,11 @@ from flask_migrate import upgrade
 from scorekeeper import create_app, migrate
 from scorekeeper.db import db
 
+from conftest import as_host
+
 
 def test_the_migrations_build_exactly_the_models(app):
-    with app.app_context(), db.engine.connect() as connection:
+    with as_host(app), db.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
 
 
@@ -24,7 +26,7 @@ def first_version(url):
     old.config["SQLALCHEMY_DATABASE_URI"] = url
     db.init_app(old)
     migrate.init_app(old, db)
-    with old.app_context():
+    with as_host(old):
         upgrade(revision="0001")
         db.engine.dispose()
 
@@ -82,7 +84,7 @@ def test_a_first_version_database_upgrades_with_every_game_and_total(empty_datab
     # the new per-seat records were filled by replaying the old hands
     ann = client.get("/players/Ann").get_data(as_text=True)
     assert "<dt>Games</dt><dd>2</dd>" in ann and "<dt>Q♠ taken</dt><dd>1</dd>" in ann
-    with app.app_context():
+    with as_host(app):
         version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
         head = ScriptDirectory.from_config(migrate.get_config()).get_current_head()
         db.session.remove()

@@ -17,6 +17,8 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.openapi import SKELETON
 
+from conftest import as_host
+
 CHECKS = [
     checks.not_a_server_error,
     checks.status_code_conformance,
@@ -55,7 +57,7 @@ def api_schema(database_url):
         game = client.post("/api/games", json={"players": players}).json
         client.post(f"/api/games/{game['id']}/hands", json={"hearts": [13] + [0] * (len(players) - 1), "queen": 1})
     yield schemathesis.openapi.from_wsgi("/api/openapi.json", app)
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 

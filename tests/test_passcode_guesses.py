@@ -13,6 +13,8 @@ from scorekeeper.db import db
 from scorekeeper.guesses import Budget
 from scorekeeper.models import SignInAttempt, utcnow
 
+from conftest import as_host
+
 PASSCODE = "Pique ♠ José"  # composed é
 
 
@@ -23,7 +25,7 @@ def guarded(app):
 
 
 def attempts(app):
-    with app.app_context():
+    with as_host(app):
         found = {row.address: row.failures for row in db.session.query(SignInAttempt) if row.address[0] != "*"}
         db.session.remove()
     return found
@@ -48,7 +50,7 @@ def test_sixteen_parallel_wrong_guesses_are_judged_at_most_twice(guarded, live_s
 
 
 def test_the_wait_stops_growing_at_five_minutes(guarded):
-    with guarded.app_context():
+    with as_host(guarded):
         long_ago = utcnow() - timedelta(hours=23)  # forgotten after a day
         db.session.add(SignInAttempt(address="127.0.0.1", failures=60, last_failure=long_ago))
         db.session.commit()
@@ -86,7 +88,7 @@ def test_a_long_forwarded_for_behind_a_proxy_is_cut_not_a_500(database_url, monk
     answer = client.get("/api/games", headers={"Authorization": "Bearer y", "X-Forwarded-For": address})
     assert answer.status_code == 401
     assert list(attempts(app)) == ["unknown"]
-    with app.app_context():
+    with as_host(app):
         db.session.remove()
         db.engine.dispose()
 
@@ -98,7 +100,7 @@ def guess_from(client, address, code="jack"):
 
 def move_clock(app, passed):
     """Time passes: for every address's wait and turn, and for the budgets' turns."""
-    with app.app_context():
+    with as_host(app):
         for row in db.session.query(SignInAttempt):
             row.last_failure -= passed
             row.turn_at = row.turn_at and row.turn_at - passed
@@ -209,5 +211,5 @@ def test_a_proxy_setting_that_says_off_trusts_no_forwarded_address(database_url,
     assert answer.status_code == 429  # the second guess is the same client's, whatever it claims
     assert list(attempts(app)) == ["127.0.0.1"]
     assert "Secure" not in client.post("/sign-in", headers={"X-Forwarded-Proto": "https"}).headers.get("Set-Cookie", "")
-    with app.app_context():
+    with as_host(app):
         db.engine.dispose()

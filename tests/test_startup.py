@@ -17,6 +17,7 @@ from scorekeeper import config, create_app, serving
 from scorekeeper.db import db
 from scorekeeper.main import main
 
+from conftest import as_host
 from server import ROOT
 
 pytestmark = pytest.mark.server
@@ -108,7 +109,7 @@ def test_a_file_that_is_no_database_at_all(tmp_path):
 def test_a_database_this_user_may_only_read(tmp_path):
     path = database(tmp_path / "data")
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "SECRET_KEY": "x"})
-    with app.app_context():
+    with as_host(app):
         db.engine.dispose()
     path.chmod(0o400)
     said = refused(SERVE, tmp_path / "data", env={"SECRET_KEY": "test-key-0123456789-abcdefghijklmn"}, as_a_user=True)

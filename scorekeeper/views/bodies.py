@@ -9,7 +9,7 @@ from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wsgi import get_content_length
 
-from ..group_scope import GROUP_PATH
+from ..group_scope import group_path
 
 FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
 API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
@@ -26,8 +26,8 @@ def body_max(path: str, largest: int) -> int:
     >>> body_max("/games/new", largest), body_max("/g/abc/games/new", 1024)
     (512000, 1024)
     """
-    inside = GROUP_PATH.fullmatch(path)
-    path = (inside.group(2) or "/") if inside else path
+    inside = group_path(path)
+    path = (inside[1] or "/") if inside else path
     if path in LARGE_BODIES:
         return largest
     return API_MAX if path == "/api" or path.startswith("/api/") else min(FORM_MAX, largest)
