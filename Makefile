@@ -42,9 +42,10 @@ WORKERS ?= auto
 test: $(VENV)/.test-deps $(CATALOGS) lint test-js
 	$(PY) -m pytest -n $(WORKERS)
 
-# Everything but the tests that drive a browser or start the production server: the answer while changing code.
+# Everything but the tests that drive a browser and the few long ones (the README's installs, an import under
+# load): the answer while changing code. The production server's own tests are in it.
 test-fast: $(VENV)/.test-deps $(CATALOGS) lint test-js
-	$(PY) -m pytest -n $(WORKERS) -m "not browser and not server"
+	$(PY) -m pytest -n $(WORKERS) -m "not browser and not long"
 
 # The tests start the command and the server a few hundred times: each start reads the compiled modules Python
 # kept (a third faster), even where the environment asks it not to keep them.

@@ -46,6 +46,7 @@ class Client:
         address = (source, 0) if source else None
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=address)
         self.timings, self.errors = timings, errors
+        self.last_body = ""  # the last answer's body, as text
 
     def request(self, method: str, path: str, body=None, headers=None) -> http.client.HTTPResponse | None:
         headers = {"Content-Type": "application/json", **(headers or {})}
@@ -54,7 +55,7 @@ class Client:
             try:
                 self.connection.request(method, path, None if body is None else json.dumps(body), headers)
                 answer = self.connection.getresponse()
-                answer.read()
+                self.last_body = answer.read().decode(errors="replace")
                 break
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as failure:
                 self.connection.close()

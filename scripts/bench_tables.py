@@ -22,8 +22,8 @@ balancer would. With ``--url`` (one for each process of a server already running
 the tables play there: in groups of their own on an open server, at the root of a
 server that is one group's.
 
-Prints how long the new board took to reach a follower (from the hand's answer to the
-board in the follower's hands: told and fetched, or polled), the polls' own times where
+Prints how long a hand took to reach a follower (from its Save to the board showing it in
+the follower's hands: told and fetched, or polled), the polls' own times where
 followers poll, the saves' (the hand posted plus the table page loaded) p50 and p95,
 the errors, and whether every hand the server acknowledged is stored (nothing lost);
 the load average before and after. Exits 1 on an error or a lost hand. Goals on one
@@ -36,6 +36,7 @@ import http.client
 import math
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -66,7 +67,7 @@ class Table:
     prefix: str  # its group's address ("/g/<key>"), or "" on a server that is one group's
     game: int = 0
     acknowledged: list[int] = field(default_factory=list)  # hands the server said it stored
-    answered: dict[int, float] = field(default_factory=dict)  # each hand: when the server said it stored it
+    sent: dict[int, float] = field(default_factory=dict)  # each hand: when its phone sent it (a tap on Save)
 
     @property
     def port(self) -> int:
@@ -76,7 +77,7 @@ class Table:
 @dataclass
 class Measured:
     polls: list[float] = field(default_factory=list)
-    boards: list[float] = field(default_factory=list)  # from a hand's answer to its board at a follower
+    boards: list[float] = field(default_factory=list)  # from a hand's Save to the board showing it at a follower
     saves: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     measuring: threading.Event = field(default_factory=threading.Event)  # set once every table plays
@@ -129,7 +130,7 @@ def follower(table: Table, base: str, until: float, measured: Measured) -> None:
 
 def told(table: Table, client: Client, events: http.client.HTTPResponse, until: float, measured: Measured) -> None:
     """Each version the stream tells, the board fetched with the tag held (as static/follow.js does)."""
-    tag, event = "", ""
+    held, event = Held(), ""
     while time.monotonic() < until:
         try:
             line = events.readline().decode()
@@ -140,34 +141,48 @@ def told(table: Table, client: Client, events: http.client.HTTPResponse, until: 
             break
         if line.startswith("event: "):
             event = line[7:].strip()
-        elif line.startswith("data: ") and event == "version" and f'"{line[6:].strip()}"' != tag:
-            tag = fetch_board(table, client, tag, measured) or tag
+        elif line.startswith("data: ") and event == "version" and f'"{line[6:].strip()}"' != held.tag:
+            fetch_board(table, client, held, measured)
 
 
 def polled(table: Table, client: Client, until: float, measured: Measured) -> None:
-    tag = ""
+    held = Held()
     while time.monotonic() < until:
-        tag = fetch_board(table, client, tag, measured) or tag
+        fetch_board(table, client, held, measured)
         time.sleep(POLL_EVERY)
 
 
-def fetch_board(table: Table, client: Client, tag: str, measured: Measured) -> str | None:
-    """The board asked for with the tag held; its new tag when it changed (and how long it took the last hand's
-    board to get here, from the hand's answer)."""
+@dataclass
+class Held:
+    """What a follower's page holds: the board's tag, and how many hands it shows."""
+
+    tag: str = ""
+    hands: int = 0
+
+
+NEXT_HAND = re.compile(r"<h1>Hand (\d+)<")  # the board's next hand (English: the followers ask for no language)
+
+
+def fetch_board(table: Table, client: Client, held: Held, measured: Measured) -> None:
+    """The board asked for with the tag held; when it changed, each hand new on it timed from its Save."""
     timing = measured.measuring.is_set()
     start = time.perf_counter()
     answer = client.request("GET", f"{table.prefix}/games/{table.game}/follow/board",
-                            headers={"If-None-Match": tag} if tag else None)  # fmt: skip
+                            headers={"If-None-Match": held.tag} if held.tag else None)  # fmt: skip
     if answer is None:
-        return None
+        return
     if timing:
         measured.polls.append(time.perf_counter() - start)
     if answer.status != 200:
-        return None
-    last = table.acknowledged[-1] if table.acknowledged else None
-    if timing and last is not None and last in table.answered:
-        measured.boards.append(time.perf_counter() - table.answered.pop(last))
-    return answer.getheader("ETag", "")
+        return
+    held.tag = answer.getheader("ETag", "")
+    shown = NEXT_HAND.search(client.last_body)
+    hands = int(shown[1]) - 1 if shown else held.hands
+    now = time.perf_counter()
+    for number in range(held.hands + 1, hands + 1):
+        if timing and number in table.sent:
+            measured.boards.append(now - table.sent[number])
+    held.hands = max(held.hands, hands)
 
 
 def scorer(table: Table, until: float, every: float, measured: Measured) -> None:
@@ -182,10 +197,9 @@ def scorer(table: Table, until: float, every: float, measured: Measured) -> None
             break
         hearts, queen = HANDS[number % len(HANDS)]
         timing = measured.measuring.is_set()
-        start = time.perf_counter()
+        start = table.sent[number] = time.perf_counter()
         posted = client.request("POST", game + "/hands", {"number": number, "hearts": hearts, "queen": queen})
         if posted is not None and posted.status in (200, 201):  # 200: a resend of a hand stored already
-            table.answered[number] = time.perf_counter()
             table.acknowledged.append(number)
             number += 1
         page = client.request("GET", f"{table.prefix}/games/{table.game}")
@@ -293,9 +307,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, help="THREADS of the servers started (default: theirs)")
     parser.add_argument("--url", action="append", help="a running server's address (one for each process)")
     parser.add_argument("--pin", action="store_true", help="the servers on the first core, the load on the second")
+    parser.add_argument("--pid", type=int, action="append", default=[],
+                        help="with --url: a server's process, whose processor time is measured")  # fmt: skip
     args = parser.parse_args()
     with ExitStack() as stack:
-        bases, pids = args.url, []
+        bases, pids = args.url, args.pid
         before = ["taskset", "-c", "0"] if args.pin else []
         if args.pin:
             os.sched_setaffinity(0, {1})  # this process: every phone's thread after it
