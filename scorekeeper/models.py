@@ -112,6 +112,8 @@ class Player(Model):
         ),
         # A player's best and worst finished totals: two index lookups, however many games they played.
         Index("ix_players_finished_total", "group_id", "name_key", "game_finished", "total"),
+        # The seats of a page of games, in their group: as many rows read however many games the group played.
+        Index("ix_players_group_game", "group_id", "game_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

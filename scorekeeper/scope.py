@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, g
-from sqlalchemy import event, false, select
+from sqlalchemy import event, exists, false
 from sqlalchemy.orm import ORMExecuteState, with_loader_criteria
 from sqlalchemy.orm.interfaces import ORMOption
 from sqlalchemy.orm.scoping import scoped_session
@@ -96,8 +96,12 @@ def criteria(scope: int | None) -> tuple[ORMOption, ...]:
     """
     if scope is None:
         return tuple(with_loader_criteria(table, false()) for table in (*GROUPED, *THROUGH_GAME))
-    games = select(models.Game.id).where(models.Game.group_id == scope)
+    game = models.Game
     return (
         *(with_loader_criteria(table, table.group_id == scope) for table in GROUPED),
-        *(with_loader_criteria(table, table.game_id.in_(games)) for table in THROUGH_GAME),
+        # Each row's own game looked up (its key): a list of the group's games would grow with the group.
+        *(
+            with_loader_criteria(table, exists().where(game.id == table.game_id, game.group_id == scope))
+            for table in THROUGH_GAME
+        ),
     )

@@ -1,8 +1,9 @@
 """Time the history pages on 100 and on 10,000 seeded games.
 
-    python scripts/bench_history.py [--large 10000] [--repeat 30]
+    python scripts/bench_history.py [--large 10000] [--repeat 30] [--databases SMALL_URL LARGE_URL]
 
-Seeds two fresh SQLite databases with scripts/seed_history.py, then times the
+Seeds two fresh SQLite databases (or the two empty ones ``--databases`` names, PostgreSQL's say)
+with scripts/seed_history.py, then times the
 past-games page, the players page, a player's page (the regular with the most games) and a
 game's review page through the app (no network), and prints the median of
 each and the ratio large/small. Aim: every ratio at most 1.5.
@@ -35,8 +36,8 @@ def median_ms(client, path: str, repeat: int) -> float:
     return statistics.median(times)
 
 
-def measure(games: int, repeat: int, folder: Path) -> dict[str, float]:
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/history-{games}.sqlite", "SECRET_KEY": "b"})
+def measure(games: int, repeat: int, url: str) -> dict[str, float]:
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "b"})
     started = time.perf_counter()
     seed(app, games)
     print(f"seeded {games} games in {time.perf_counter() - started:.1f} s", flush=True)
@@ -59,10 +60,12 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=100)
     parser.add_argument("--large", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--databases", nargs=2, metavar=("SMALL_URL", "LARGE_URL"), help="two empty databases")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        small = measure(args.small, args.repeat, Path(folder))
-        large = measure(args.large, args.repeat, Path(folder))
+        urls = args.databases or [f"sqlite:///{folder}/history-{games}.sqlite" for games in (args.small, args.large)]
+        small = measure(args.small, args.repeat, urls[0])
+        large = measure(args.large, args.repeat, urls[1])
     print(f"\n{'page':<22} {args.small:>8} games {args.large:>8} games   ratio (aim ≤ 1.5)")
     for name in small:
         ratio = large[name] / small[name]
