@@ -260,3 +260,13 @@ def test_a_bind_that_is_not_one_address_and_port(tmp_path, bind, words):
 def test_workers_are_gone_with_a_word_on_threads(tmp_path):
     code, _, err = scorekeeper(["serve", "--workers", "2"], tmp_path)
     assert code == 2 and "--workers is gone: the server is one process now" in err and "--threads" in err
+
+
+def test_the_servers_sockets_are_tcp_by_name_so_that_answers_are_not_held_back(app):
+    """asyncio turns Nagle's algorithm off (TCP_NODELAY) on the connections of a socket made for TCP by name only:
+    on one made with protocol 0, each answer after a connection's first waited 40 ms for the phone's delayed ACK."""
+    server = serving.listening_server(app, "127.0.0.1:0", 1)
+    try:
+        assert [sock.proto for sock in server.sockets] == [socket.IPPROTO_TCP]
+    finally:
+        server.close()
