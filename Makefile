@@ -26,7 +26,7 @@ endif
 KEYWORDS := -k lazy_gettext -k N_ -k N_:1,2,2t -k NP_:1c,2
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run dev test test-fast test-js lint format lock clean messages
+.PHONY: run dev test test-fast test-database test-js lint format lock clean messages
 
 run: $(VENV)/.run-deps $(CATALOGS)
 	$(VENV)/bin/scorekeeper serve
@@ -47,9 +47,14 @@ test: $(VENV)/.test-deps $(CATALOGS) lint test-js
 test-fast: $(VENV)/.test-deps $(CATALOGS) lint test-js
 	$(PY) -m pytest -n $(WORKERS) -m "not browser and not long"
 
+# The tests that reach the database (storage, service, API, the server), not the browser's pages again: CI's second
+# pass, on PostgreSQL (DATABASE_URL).
+test-database: $(VENV)/.test-deps $(CATALOGS)
+	$(PY) -m pytest -n $(WORKERS) -m "not browser"
+
 # The tests start the command and the server a few hundred times: each start reads the compiled modules Python
 # kept (a third faster), even where the environment asks it not to keep them.
-test test-fast: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-database: export PYTHONDONTWRITEBYTECODE :=
 
 # The page scripts' pure modules (no DOM), under Node's own runner: Debian's nodejs, no npm packages.
 test-js:
