@@ -13,15 +13,18 @@ from sqlalchemy.pool import StaticPool
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, Map
 
-from . import config, group_scope, guard, i18n, minify, news, scope, sites, startup
-from . import db as database
+from . import config, startup
 from .config import StartupError, database_url, proxy_count
-from .db import db
-from .languages import gettext as _
-from .models import ROW_NUMBER_MAX
+from .i18n import request as i18n
+from .i18n.languages import gettext as _
 from .paths import MIGRATIONS, bundled, instance_folder
+from .security import bodies, group_scope, guard, sites
 from .service import summary
-from .views import bodies
+from .store import db as database
+from .store import news, scope
+from .store.db import db
+from .store.models import ROW_NUMBER_MAX
+from .web import minify
 
 __all__ = ["StartupError", "create_app", "database_url", "proxy_count"]
 csrf = CSRFProtect()
@@ -134,7 +137,7 @@ class RowNumber(IntegerConverter):
 
 
 def register_blueprints(app: Flask) -> None:
-    from .views import (
+    from .web.views import (  # fmt: skip
         api,
         app_shell,
         docs,
@@ -147,7 +150,7 @@ def register_blueprints(app: Flask) -> None:
         signing,
         table,
         template_helpers,
-    )  # fmt: skip
+    )
 
     template_helpers.init_app(app)
     errors.init_app(app)

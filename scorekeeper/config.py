@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from .languages import gettext as _
+from .i18n.languages import gettext as _
 
 SETTINGS_FILE = "settings.env"
 IMPORT_MAX = 64 * 1024 * 1024  # the largest body taken: a large club's whole history exports to about 45 MB

@@ -21,11 +21,11 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError
 
-from . import scope
 from .config import SETTINGS_FILE, StartupError, database_name
-from .db import db
-from .languages import gettext as _
+from .i18n.languages import gettext as _
 from .service import games, groups
+from .store import scope
+from .store.db import db
 
 DAMAGED = ("file is not a database", "malformed", "disk image")
 READ_ONLY = ("readonly", "read-only", "permission denied")

@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from seed_history import seed  # noqa: E402
 
-from scorekeeper import create_app, scope  # noqa: E402
+from scorekeeper import create_app
 from scorekeeper.service.records import players_seen  # noqa: E402
+from scorekeeper.store import scope  # noqa: E402
 
 
 def median_ms(client, path: str, repeat: int) -> float:

@@ -131,7 +131,7 @@ def wrk(url: str, seconds: int) -> tuple[float, str]:
 
 @contextmanager
 def hello_server():
-    """The baseline: the same server with the same settings (scorekeeper/serving.py), serving hello_app."""
+    """The baseline: the same server with the same settings (scorekeeper/server/serving.py), serving hello_app."""
     with serving([sys.executable, "hello_app.py"], cwd=HERE, path="/") as hello:
         yield hello.base
 

@@ -7,8 +7,9 @@ import os
 
 from flask import Flask
 
-from scorekeeper import config, serving
-from scorekeeper.lan import url
+from scorekeeper import config
+from scorekeeper.cli.lan import url
+from scorekeeper.server import serving
 
 app = Flask(__name__)
 

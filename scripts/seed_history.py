@@ -15,11 +15,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import create_app, models, rules, scope  # noqa: E402
+from scorekeeper import create_app, rules
 from scorekeeper.config import database_name  # noqa: E402
-from scorekeeper.db import db  # noqa: E402
 from scorekeeper.paths import instance_folder  # noqa: E402
 from scorekeeper.service.rows import give_hands, house_rules_of, new_game_row  # noqa: E402
+from scorekeeper.store import models, scope  # noqa: E402
+from scorekeeper.store.db import db  # noqa: E402
 
 REGULARS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
 BATCH = 500

@@ -1,6 +1,6 @@
 // The hands waiting on this phone, as the table page shows them with no network, as plain functions: no page here.
 // `facts` are the offline facts the page carries (scorekeeper/views/app_shell.offline_facts), `rules` the hand form's
-// (views/template_helpers.hand_rules); tests/js/offline-hands.test.mjs checks them against answers the Python rules give.
+// (web/views/template_helpers.hand_rules); tests/js/offline-hands.test.mjs checks them against answers the Python rules give.
 //
 // A moon is the server's to say: the page carries every moon the next hand could be, precomputed by the rules core
 // (`facts.moons`), and finds the one with the facts entered. Its options, totals, scores and advice hold for the hand

@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.serving import make_server
 
-from scorekeeper.db import db
+from scorekeeper.store.db import db
 
 from conftest import as_host
 

@@ -10,8 +10,9 @@ import sqlalchemy
 from playwright.sync_api import expect
 
 import scorekeeper
-from scorekeeper import create_app, scope
-from scorekeeper.db import db
+from scorekeeper import create_app
+from scorekeeper.store import scope
+from scorekeeper.store.db import db
 
 pytest_plugins = ["engines"]  # every engine a test opens is closed when it ends
 

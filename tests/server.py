@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVE = [sys.executable, "-m", "scorekeeper.main", "serve"]
+SERVE = [sys.executable, "-m", "scorekeeper.cli.main", "serve"]
 
 
 @dataclass

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import update
 
-from scorekeeper import models
-from scorekeeper.db import db
-from scorekeeper.main import export_of_sqlite, main
+from scorekeeper.cli.main import export_of_sqlite, main
 from scorekeeper.service.export import BACKUP_VERSION
+from scorekeeper.store import models
+from scorekeeper.store.db import db
 
 from conftest import as_host
 from server import call, running_server

@@ -9,7 +9,7 @@ from browser import LONG_NAMES, SMALL_PHONE, hearts_row, in_sight, served, tap_h
 from playwright.sync_api import Page, expect
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.store.db import db
 
 from conftest import as_host
 

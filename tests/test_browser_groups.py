@@ -9,7 +9,7 @@ from pages import OPEN_SERVER_PAGES, addresses
 from playwright.sync_api import expect
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.store.db import db
 
 from conftest import as_host
 

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import event
 
 from scorekeeper import create_app, rules
-from scorekeeper.db import db
+from scorekeeper.store.db import db
 
 from conftest import Table, as_host
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from scorekeeper import create_app, paths
-from scorekeeper.main import main
+from scorekeeper.cli.main import main
 
 from server import SERVE, call, serving
 

@@ -13,10 +13,11 @@ from click.testing import CliRunner
 from flask import Flask
 from flask_migrate import upgrade
 
-from scorekeeper import create_app, migrate, uids
-from scorekeeper.db import db
-from scorekeeper.main import main
+from scorekeeper import create_app, migrate
+from scorekeeper.cli.main import main
 from scorekeeper.service.export import read_games
+from scorekeeper.store import uids
+from scorekeeper.store.db import db
 
 from conftest import as_host
 

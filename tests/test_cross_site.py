@@ -7,8 +7,8 @@ from playwright.sync_api import Page
 from werkzeug.wrappers import Request, Response
 
 from scorekeeper import create_app
-from scorekeeper.db import db
-from scorekeeper.models import Game, Hand
+from scorekeeper.store.db import db
+from scorekeeper.store.models import Game, Hand
 
 from conftest import as_host
 

@@ -13,8 +13,8 @@ from babel.dates import format_date
 from click.testing import CliRunner
 from printing import need_poppler, pdf_info, pdf_text
 
-from scorekeeper.lan import banner
-from scorekeeper.main import main
+from scorekeeper.cli.lan import banner
+from scorekeeper.cli.main import main
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 NIGHT = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "add"), ([0, 0, 13, 0], 0), ([3, 3, 3, 4], 3)]  # 46, 16, 51, 43
@@ -257,7 +257,7 @@ def test_a_german_five_player_game_prints_german_on_one_a4_page(german_printer, 
 def test_the_commands_help_in_the_hosts_language():
     """The help is said when the command starts: in a process of its own, as a host runs it."""
     host = {**os.environ, "LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
-    said = subprocess.run([sys.executable, "-m", "scorekeeper.main", "backup", "--help"], env=host, capture_output=True,
+    said = subprocess.run([sys.executable, "-m", "scorekeeper", "backup", "--help"], env=host, capture_output=True,
                           text=True, check=True).stdout  # fmt: skip
     assert "Eine stimmige Kopie aller Spiele nach FILE schreiben" in said and "consistent copy" not in said
 

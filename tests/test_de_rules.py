@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.languages import LANGUAGES
-from scorekeeper.views import docs
+from scorekeeper.i18n.languages import LANGUAGES
+from scorekeeper.web.views import docs
 
 from server import ROOT
 

@@ -12,8 +12,9 @@ from browser import SMALL_PHONE, enter
 from playwright.sync_api import Page, expect
 from test_i18n import GERMAN
 
-from scorekeeper import create_app, script_words
-from scorekeeper.db import db
+from scorekeeper import create_app
+from scorekeeper.i18n import script_words
+from scorekeeper.store.db import db
 
 from conftest import as_host
 from server import ROOT

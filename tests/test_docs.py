@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import config, paths
-from scorekeeper.views.docs import slug
+from scorekeeper.web.views.docs import slug
 
 from server import ROOT, wait_until_up
 

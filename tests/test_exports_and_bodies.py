@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper import rules
 from scorekeeper.service import export
-from scorekeeper.views.history import EXPORTS_AT_ONCE
+from scorekeeper.web.views.history import EXPORTS_AT_ONCE
 
 from server import running_server
 

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import inspect
 
 from scorekeeper import StartupError, create_app, database_url, instance_secret
-from scorekeeper.db import db
+from scorekeeper.store.db import db
 
 from conftest import as_host
 

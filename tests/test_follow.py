@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.store.db import db
 
 from conftest import as_host
 

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from scorekeeper import serving
-from scorekeeper.views.follow import FOLLOWS
+from scorekeeper.server import serving
+from scorekeeper.web.views.follow import FOLLOWS
 
 from server import call, running_server
 

@@ -7,9 +7,9 @@ import pytest
 from sqlalchemy import event
 
 from scorekeeper import create_app
-from scorekeeper.db import db
-from scorekeeper.models import Game, Group
 from scorekeeper.service import groups
+from scorekeeper.store.db import db
+from scorekeeper.store.models import Game, Group
 
 from conftest import as_host
 

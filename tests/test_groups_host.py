@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from scorekeeper.main import main
+from scorekeeper.cli.main import main
 
 from server import call, running_server
 

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, guard
+from scorekeeper import create_app
 from scorekeeper.config import StartupError
-from scorekeeper.db import db
-from scorekeeper.models import SignIn, SignInAttempt, utcnow
+from scorekeeper.security import guard
+from scorekeeper.store.db import db
+from scorekeeper.store.models import SignIn, SignInAttempt, utcnow
 
 from conftest import as_host
 

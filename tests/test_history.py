@@ -8,10 +8,10 @@ import re
 import pytest
 from sqlalchemy import event, select
 
-from scorekeeper.db import db
-from scorekeeper.models import Player, PlayerSummary
 from scorekeeper.service import games
 from scorekeeper.service.export import BACKUP_VERSION
+from scorekeeper.store.db import db
+from scorekeeper.store.models import Player, PlayerSummary
 
 from conftest import as_host
 

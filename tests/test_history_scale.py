@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from scorekeeper import create_app, scope
-from scorekeeper.db import db
+from scorekeeper import create_app
 from scorekeeper.service.records import players_seen
+from scorekeeper.store import scope
+from scorekeeper.store.db import db
 
 from server import ROOT
 

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper import create_app, instance_secret, rules, startup
-from scorekeeper.db import db
-from scorekeeper.models import Game, Player
 from scorekeeper.service import games, restore
+from scorekeeper.store.db import db
+from scorekeeper.store.models import Game, Player
 
 from conftest import as_host
 

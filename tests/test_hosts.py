@@ -5,9 +5,9 @@ import socket
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.db import db
-from scorekeeper.lan import phone_urls
-from scorekeeper.models import Game
+from scorekeeper.cli.lan import phone_urls
+from scorekeeper.store.db import db
+from scorekeeper.store.models import Game
 
 from conftest import as_host
 

@@ -14,8 +14,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from scorekeeper import click_words, languages, script_words
-from scorekeeper.i18n import LANGUAGES, TRANSLATIONS
+from scorekeeper.i18n import click_words, languages, script_words
+from scorekeeper.i18n.request import LANGUAGES, TRANSLATIONS
 
 from conftest import as_host
 from server import ROOT, serving
@@ -206,7 +206,7 @@ def test_a_catalog_that_cannot_be_read_is_one_line_and_english_words(catalogs, r
     monkeypatch.setenv("LANG", "de_DE.UTF-8")  # the host's language is the one that cannot be read: said in English
     page = request.getfixturevalue("client").get("/games/new", headers=GERMAN)  # the app, made once the file broke
     assert page.status_code == 200 and "Players" in page.text  # English words, English plurals for the scripts
-    said = [record.getMessage() for record in caplog.records if record.name == "scorekeeper.languages"]
+    said = [record.getMessage() for record in caplog.records if record.name == "scorekeeper.i18n.languages"]
     assert len(said) == 1 and "\n" not in said[0], said
     assert said[0].startswith(f"Cannot read the German catalog {catalogs / 'messages.po'} (") and "English" in said[0]
 
@@ -278,7 +278,7 @@ def test_the_words_of_the_moment_follow_the_request_and_a_forced_language(app):
     from flask_babel import force_locale, get_translations
 
     from scorekeeper import rules
-    from scorekeeper.i18n import translations
+    from scorekeeper.i18n.request import translations
 
     with as_host(app):
         assert translations() is get_translations()

@@ -18,8 +18,8 @@ from datetime import datetime
 
 import pytest
 
-from scorekeeper.db import db
-from scorekeeper.models import Game, Hand
+from scorekeeper.store.db import db
+from scorekeeper.store.models import Game, Hand
 
 from conftest import as_host
 from server import running_server

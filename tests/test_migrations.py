@@ -10,7 +10,7 @@ from flask import Flask
 from flask_migrate import upgrade
 
 from scorekeeper import create_app, migrate
-from scorekeeper.db import db
+from scorekeeper.store.db import db
 
 from conftest import as_host
 

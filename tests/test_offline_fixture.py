@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from scorekeeper import rules
-from scorekeeper.views.app_shell import offline_moons
+from scorekeeper.web.views.app_shell import offline_moons
 
 FIXTURE = Path(__file__).parent / "js" / "fixtures" / "offline-hands.json"
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]

@@ -9,10 +9,11 @@ from dataclasses import fields
 
 import pytest
 
-from scorekeeper import models, rules
-from scorekeeper.forms.table import HandForm
-from scorekeeper.openapi import SKELETON, document
+from scorekeeper import rules
 from scorekeeper.service.export import CSV_COLUMNS
+from scorekeeper.store import models
+from scorekeeper.web.forms.table import HandForm
+from scorekeeper.web.openapi import SKELETON, document
 
 from server import ROOT
 

@@ -14,8 +14,8 @@ from openapi_spec_validator import validate
 from schemathesis import GenerationMode, checks
 
 from scorekeeper import create_app
-from scorekeeper.db import db
-from scorekeeper.openapi import SKELETON
+from scorekeeper.store.db import db
+from scorekeeper.web.openapi import SKELETON
 
 from conftest import as_host
 

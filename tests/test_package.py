@@ -101,7 +101,7 @@ def test_the_installed_command_serves_every_kind_of_page(installed, tmp_path):
                 urllib.request.urlopen(german)
             assert "Ein Herz fehlt" in refused.value.read().decode()  # the wheel's compiled German catalog
             with urllib.request.urlopen(base + "/static/app.css") as answer:
-                served = answer.read()  # minified (scorekeeper/minify.py), by the minifier installed with the wheel
+                served = answer.read()  # minified (scorekeeper/web/minify.py), by the minifier installed with the wheel
                 assert (
                     answer.status == 200
                     and served == rcssmin.cssmin((ROOT / "static" / "app.css").read_text()).encode()

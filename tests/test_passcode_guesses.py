@@ -8,10 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from scorekeeper import create_app, guesses
-from scorekeeper.db import db
-from scorekeeper.guesses import Budget
-from scorekeeper.models import SignInAttempt, utcnow
+from scorekeeper import create_app
+from scorekeeper.security import guesses
+from scorekeeper.security.guesses import Budget
+from scorekeeper.store.db import db
+from scorekeeper.store.models import SignInAttempt, utcnow
 
 from conftest import as_host
 

@@ -87,11 +87,11 @@ def test_the_request_checks_are_one_ordered_list_in_the_factory():
 def test_the_request_checks_run_in_the_order_the_factory_gives(app):
     checks = [f"{check.__module__}.{check.__name__}" for check in app.before_request_funcs[None]]
     assert checks == [
-        "scorekeeper.sites.refuse_other_hosts",
-        "scorekeeper.sites.refuse_other_sites",
-        "scorekeeper.views.bodies.limit_body",
-        "scorekeeper.group_scope.resolve_group",
+        "scorekeeper.security.sites.refuse_other_hosts",
+        "scorekeeper.security.sites.refuse_other_sites",
+        "scorekeeper.security.bodies.limit_body",
+        "scorekeeper.security.group_scope.resolve_group",
         "flask_wtf.csrf.csrf_protect",
-        "scorekeeper.guard.require_passcode",
+        "scorekeeper.security.guard.require_passcode",
     ]
     assert set(app.before_request_funcs) == {None}  # no blueprint adds a check of its own

@@ -3,9 +3,9 @@ and no group at all for work that did not say which."""
 
 from sqlalchemy import select
 
-from scorekeeper import models, scope
-from scorekeeper.db import db
 from scorekeeper.service import games, groups
+from scorekeeper.store import models, scope
+from scorekeeper.store.db import db
 
 HAND = {"hearts": [4, 0, 9, 0], "queen": 1}
 

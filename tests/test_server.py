@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from scorekeeper import lan, serving
+from scorekeeper.cli import lan
+from scorekeeper.server import serving
 
 from server import SERVE, call, running_server
 from server import serving as started

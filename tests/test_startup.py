@@ -13,9 +13,10 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from scorekeeper import config, create_app, serving
-from scorekeeper.db import db
-from scorekeeper.main import main
+from scorekeeper import config, create_app
+from scorekeeper.cli.main import main
+from scorekeeper.server import serving
+from scorekeeper.store.db import db
 
 from conftest import as_host
 from server import ROOT
@@ -28,7 +29,7 @@ SERVE = ["serve", "--bind", "127.0.0.1:0"]
 def scorekeeper(arguments, instance, env=None, as_a_user=False):
     """The real command in a process of its own: its exit code and what it said (stdout, stderr)."""
     kept = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "SECRET_KEY")}
-    command = [sys.executable, "-m", "scorekeeper.main", *arguments]
+    command = [sys.executable, "-m", "scorekeeper.cli.main", *arguments]
     if as_a_user and os.geteuid() == 0:
         command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", *command]  # file modes bind root too
     done = subprocess.run(command, cwd=ROOT, env={**kept, "SCOREKEEPER_INSTANCE": str(instance), **(env or {})},
@@ -85,7 +86,7 @@ def test_a_database_url_that_does_not_work(tmp_path, url, words):
 
 
 def test_the_postgresql_driver_missing(tmp_path):
-    without_psycopg = "import sys; sys.modules['psycopg'] = None; from scorekeeper.main import main; main()"
+    without_psycopg = "import sys; sys.modules['psycopg'] = None; from scorekeeper.cli.main import main; main()"
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path), "DATABASE_URL": "postgresql://ann@db/hearts"}
     done = subprocess.run([sys.executable, "-c", without_psycopg, *SERVE], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)  # fmt: skip

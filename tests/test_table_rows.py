@@ -74,7 +74,7 @@ def chips_rendered(app):
 def test_an_empty_forms_chips_are_rendered_once_a_game_and_language_and_the_page_is_as_rendered_whole(
     table, client, chips_rendered
 ):
-    from scorekeeper.views import table as table_view
+    from scorekeeper.web.views import table as table_view
 
     table.start_game(players=("Ann", "Ben", "Cat", "Dan", "Eve"), omnibus=True)
     page_url = f"/games/{table.game_id}"

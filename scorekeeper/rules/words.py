@@ -2,7 +2,7 @@
 
 Numbers never appear here as such: a sentence that names points takes them from the rules (cards.py), so a
 house rule that changes them changes the words too. Error messages stay beside the checks that raise them.
-Every sentence is a message of the catalogs (i18n.py), whole, with its values by name: a language puts them
+Every sentence is a message of the catalogs (i18n/request.py), whole, with its values by name: a language puts them
 where its own grammar wants them.
 """
 

@@ -24,9 +24,10 @@ from pathlib import Path
 from flask_babel import gettext
 from sqlalchemy import select, update
 
-from .. import models, rules, scope
-from ..db import db
+from .. import rules
 from ..paths import MIGRATIONS
+from ..store import models, scope
+from ..store.db import db
 from . import groups
 from .export import BACKUP_VERSION, EXPORT_FORMAT, ExportedGame, as_json, parsed, read_games
 from .loaded import LoadedGame, UnreadableGame, all_games

@@ -14,8 +14,9 @@ from flask_babel import gettext as _
 from sqlalchemy import Update, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import models, news, rules
-from ..db import db
+from .. import rules
+from ..store import models, news
+from ..store.db import db
 from . import groups, summary
 from .loaded import GameNotFound as GameNotFound
 from .loaded import LoadedGame as LoadedGame
@@ -26,14 +27,7 @@ from .loaded import list_games as list_games
 from .loaded import load_game as load_game
 from .loaded import stored_games as stored_games
 from .loaded import version as version
-from .rows import (
-    give_hands,
-    hand_columns,
-    hand_row,
-    keep_records,
-    new_game_row,
-    rename_players,
-)
+from .rows import give_hands, hand_columns, hand_row, keep_records, new_game_row, rename_players
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -17,8 +17,9 @@ from flask_babel import gettext
 from sqlalchemy import Select, delete, func, select, text, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .. import models, rules
-from ..db import db
+from .. import rules
+from ..store import models
+from ..store.db import db
 
 KEY_BYTES = 18  # 144 random bits, 24 characters
 GAMES_MAX = 10_000  # games one group keeps: a club's decade of weekly tables, many times over

@@ -18,9 +18,10 @@ from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from .. import models, rules
-from ..db import db, engine_number
+from .. import rules
 from ..rules import PenaltyCard, Standing, TableSetup
+from ..store import models
+from ..store.db import db, engine_number
 from .names import ShownName, shown_names
 from .rows import facts_of, hand_columns, house_rules_of, search_key
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select
 
-from .. import models
-from ..db import db
+from ..store import models
+from ..store.db import db
 from .rows import search_key
 
 

@@ -14,8 +14,9 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from .. import models, rules
-from ..db import db, is_busy
+from .. import rules
+from ..store import models
+from ..store.db import db, is_busy
 from . import groups
 from .export import ExportedGame, read_export
 from .games import changes_a_game

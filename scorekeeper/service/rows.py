@@ -11,7 +11,8 @@ from datetime import datetime
 
 from flask_babel import gettext
 
-from .. import models, rules, scope, uids
+from .. import rules
+from ..store import models, scope, uids
 from . import summary
 
 HAND_FIELDS = tuple(field.name for field in fields(rules.Hand))

@@ -16,8 +16,9 @@ from sqlalchemy import Integer, Select, Table, bindparam, cast, delete, event, f
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, scoped_session
 
-from .. import models, rules
-from ..db import db
+from .. import rules
+from ..store import models
+from ..store.db import db
 
 PENDING = "player_summary_changes"
 

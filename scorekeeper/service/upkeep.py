@@ -6,7 +6,8 @@ from dataclasses import asdict, dataclass, fields
 
 from flask_babel import gettext
 
-from .. import models, rules
+from .. import rules
+from ..store import models
 from . import summary
 from .loaded import UnreadableGame, replay_checked, stored_games
 from .rows import content_uid, facts_of

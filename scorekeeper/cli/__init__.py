@@ -1,0 +1,1 @@
+"""The `scorekeeper` command: serve, back up, restore, and look after the records."""

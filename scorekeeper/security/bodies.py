@@ -1,0 +1,57 @@
+"""How large a body each address takes: refused (413) before anything reads more of it.
+
+The production server applies the same limits by a request's length, before the app (asgi.py).
+"""
+
+import io
+
+from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wsgi import get_content_length
+
+from .group_scope import group_path
+
+FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
+API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
+LARGE_BODIES = ("/history/import",)
+
+
+def body_max(path: str, largest: int) -> int:
+    """The largest body a request to ``path`` may send, at the server's root or in a group (``/g/<key>/…``):
+    the production server refuses a larger one by its length, before reading it (asgi.py), and so does the app.
+
+    >>> largest = 64 * 1024 * 1024
+    >>> body_max("/api/games", largest), body_max("/g/abc/history/import", largest) == largest
+    (65536, True)
+    >>> body_max("/games/new", largest), body_max("/g/abc/games/new", 1024)
+    (512000, 1024)
+    """
+    inside = group_path(path)
+    path = (inside[1] or "/") if inside else path
+    if path in LARGE_BODIES:
+        return largest
+    return API_MAX if path == "/api" or path.startswith("/api/") else min(FORM_MAX, largest)
+
+
+def limit_body() -> None:
+    """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
+    request.max_content_length = body_max(request.path, current_app.config["MAX_CONTENT_LENGTH"])
+    if (request.content_length or 0) > request.max_content_length:
+        raise RequestEntityTooLarge()
+    if get_content_length(request.environ) is None and request.environ.get("wsgi.input_terminated"):
+        measure_streamed_body(request.max_content_length)
+
+
+def measure_streamed_body(limit: int) -> None:
+    """A body sent without a length (chunked) is read here, and refused whole if it is too large.
+
+    Werkzeug stops reading such a body at the limit and hands over what it read
+    as if it were all: an import or a game cut short, not refused. Read once
+    here, a body within the limit is given a length like any other.
+    """
+    stream, body = request.environ["wsgi.input"], bytearray()
+    while len(body) <= limit and (chunk := stream.read(min(64 * 1024, limit + 1 - len(body)))):
+        body += chunk
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    request.environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})

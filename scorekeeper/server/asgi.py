@@ -1,0 +1,274 @@
+"""What the production server runs (serving.py): the Flask app behind a2wsgi, and the follow streams beside it.
+
+Three things happen here, around the Flask app, in the server's event loop:
+
+- a request's body is read whole before a worker thread sees it (a large one into a temporary file), so a client
+  sending a byte at a time holds a connection, never a thread; a body larger than its page takes (security/bodies.py)
+  is refused by its length before any of it is read, and its connection closed after the app's 413;
+- a follow stream (``…/follow/events``) is answered by the app first, behind every check any page of the game
+  passes; its answer then stays open here, and each change to its game is told on it (news.py). A stream that
+  waits costs a connection and nothing else;
+- on PostgreSQL, where several processes may share the database, a listener hears every process's changes
+  (LISTEN) and tells this process's streams.
+"""
+
+import asyncio
+import logging
+import tempfile
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+
+from .. import config
+from ..security.bodies import body_max
+from ..store import news
+from ..store.db import db
+from ..web.views.follow import FOLLOWS, event
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+IN_MEMORY = 1024 * 1024  # a body larger than this waits in a temporary file until the app reads it
+CHUNK = 64 * 1024
+# A stream with no news says it is alive this often: the page takes a longer silence for a server gone.
+ALIVE_SECONDS = 15
+ALIVE = b"event: alive\ndata: 1\n\n"
+STREAMS = "/follow/events"
+LISTEN_AGAIN_SECONDS = 5  # a listener that lost its database tries again after this long (the pages poll meanwhile)
+
+log = logging.getLogger(__name__)
+
+
+class Entry:
+    """The ASGI application of ``app``: its pages on ``threads`` worker threads, its follow streams in the loop."""
+
+    def __init__(self, app: Flask, threads: int) -> None:
+        self.app = app
+        # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
+        self.wsgi: Callable[[Scope, Receive, Send], Awaitable[None]] = WSGIMiddleware(app, workers=threads)  # type: ignore
+        self.followers: news.Followers | None = app.extensions.get("followers")
+        self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
+        self.listener: Listener | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.lifespan(receive, send)
+        elif scope["type"] == "http":
+            await self.http(scope, receive, send)
+        # A websocket: the app takes none, and the server refuses one the app does not accept.
+
+    async def lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self.start(asyncio.get_running_loop())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self.followers is None:
+            return
+        self.followers.serve_in(loop)
+        with self.app.app_context():
+            url = db.engine.url
+        if url.get_backend_name() == "postgresql":
+            conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+            self.listener = Listener(conninfo, loop, self.followers)
+            self.listener.start()
+
+    def stop(self) -> None:
+        if self.followers is not None:
+            self.followers.serve_in(None)
+        if self.listener is not None:
+            self.listener.stop()
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        read = await whole_body(scope, receive, body_max(scope["path"], self.largest))
+        if read is None:
+            return  # the client left before its request was whole: nobody to answer
+        scope, body, refused = read
+        try:
+            if refused:
+                await self.wsgi(scope, body.receive, closing(send))
+            elif scope["method"] == "GET" and scope["path"].endswith(STREAMS):
+                await self.stream(scope, body.receive, receive, send)
+            else:
+                await self.wsgi(scope, body.receive, send)
+        finally:
+            body.close()
+
+    async def stream(self, scope: Scope, body: Receive, receive: Receive, send: Send) -> None:
+        """The app's answer to a follow stream; kept open, with each of the game's news, when the app asks so."""
+        said: list[Message] = []
+
+        async def keep(message: Message) -> None:
+            said.append(message)
+
+        await self.wsgi(scope, body, keep)
+        start, rest = said[0], said[1:]
+        headers = [(name, value) for name, value in start["headers"] if name != FOLLOWS.lower().encode()]
+        game = dict(start["headers"]).get(FOLLOWS.lower().encode())
+        if start["status"] != 200 or game is None or self.followers is None:
+            for message in [{**start, "headers": headers}, *rest]:
+                await send(message)
+            return
+        headers = [(name, value) for name, value in headers if name != b"content-length"]
+        told = Told()
+        self.followers.follow(int(game), told)
+        try:
+            await send({**start, "headers": headers})
+            first = b"".join(message.get("body", b"") for message in rest)
+            await send({"type": "http.response.body", "body": first, "more_body": True})
+            await told.until_gone(receive, send)
+        finally:
+            self.followers.leave(int(game), told)
+
+
+class Told:
+    """One stream's news: the game's newest version, told in the loop's thread."""
+
+    def __init__(self) -> None:
+        self.version: str | None = None
+        self.changed = asyncio.Event()
+
+    def __call__(self, version: str) -> None:
+        self.version = version
+        self.changed.set()
+
+    async def until_gone(self, receive: Receive, send: Send) -> None:
+        """Tell each version on the stream (and that it is alive, when there is none for a while), until the client
+        leaves or the game is deleted."""
+        gone = asyncio.ensure_future(receive())  # the request was read whole: what comes next is its disconnect
+        try:
+            while not gone.done():
+                waiting = asyncio.ensure_future(self.changed.wait())
+                await asyncio.wait({gone, waiting}, timeout=ALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+                if gone.done():
+                    return
+                if not self.changed.is_set():
+                    await send({"type": "http.response.body", "body": ALIVE, "more_body": True})
+                    continue
+                self.changed.clear()
+                version = self.version or ""
+                await send({"type": "http.response.body", "body": event(version).encode(), "more_body": True})
+                if not version:  # deleted: the page says so, and asks no more
+                    break
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+
+
+class Body:
+    """A request's body, read whole before the app sees it: then read by the app as the server would hand it."""
+
+    def __init__(self) -> None:
+        self.file = tempfile.SpooledTemporaryFile(IN_MEMORY)
+        self.size = 0
+
+    def write(self, chunk: bytes) -> None:
+        self.file.write(chunk)
+        self.size += len(chunk)
+
+    async def receive(self) -> Message:
+        chunk = self.file.read(CHUNK)
+        return {"type": "http.request", "body": chunk, "more_body": len(chunk) == CHUNK}
+
+    def close(self) -> None:
+        self.file.close()
+
+
+async def whole_body(scope: Scope, receive: Receive, limit: int) -> tuple[Scope, Body, bool] | None:
+    """The request with its body read whole (its length said in Content-Length, as the app reads it), and whether it
+    is refused for its size: then nothing more of it is read, and the app, told a length over ``limit``, says 413.
+    None when the client left first."""
+    length = content_length(scope)
+    body = Body()
+    if length is not None and length > limit:
+        return scope, body, True
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            body.close()
+            return None
+        body.write(message.get("body", b""))
+        if body.size > limit:  # sent without a length (chunked), and too large
+            size = body.size
+            body.close()
+            return with_length(scope, size), Body(), True
+        if not message.get("more_body", False):
+            break
+    body.file.seek(0)
+    return (scope if length == body.size else with_length(scope, body.size)), body, False
+
+
+def content_length(scope: Scope) -> int | None:
+    """The request's Content-Length (the server refused one that is no number).
+
+    >>> content_length({"headers": [(b"host", b"x"), (b"content-length", b"12")]}), content_length({"headers": []})
+    (12, None)
+    """
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return int(value)
+    return None
+
+
+def with_length(scope: Scope, length: int) -> Scope:
+    """The request as the app sees it: its body's length said, whichever way it was sent.
+
+    >>> with_length({"headers": [(b"transfer-encoding", b"chunked"), (b"host", b"x")]}, 3)["headers"]
+    [(b'host', b'x'), (b'content-length', b'3')]
+    """
+    kept = [(name, value) for name, value in scope["headers"] if name not in (b"content-length", b"transfer-encoding")]
+    return {**scope, "headers": [*kept, (b"content-length", str(length).encode())]}
+
+
+def closing(send: Send) -> Send:
+    """``send``, its answer closing the connection: the rest of a refused body is never read."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message["headers"], (b"connection", b"close")]}
+        await send(message)
+
+    return sending
+
+
+class Listener(threading.Thread):
+    """PostgreSQL's news of the games (LISTEN), for this process's streams: in a thread of its own, with the driver
+    as every platform runs it; a database lost is tried again every few seconds."""
+
+    def __init__(self, conninfo: str, loop: asyncio.AbstractEventLoop, followers: news.Followers) -> None:
+        super().__init__(name="news-listener", daemon=True)
+        self.conninfo, self.loop, self.followers = conninfo, loop, followers
+        self.stopping = threading.Event()
+        self.listening = threading.Event()  # set while it listens (a test waits for it)
+
+    def run(self) -> None:
+        import psycopg
+
+        while not self.stopping.is_set():
+            try:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5) as connection:
+                    connection.execute(f"LISTEN {news.CHANNEL}")
+                    self.listening.set()
+                    while not self.stopping.is_set():
+                        for notice in connection.notifies(timeout=1.0):
+                            self.loop.call_soon_threadsafe(self.followers.heard, notice.payload)
+            except Exception as failed:  # the database gone, or restarting: the pages' slow poll goes on meanwhile
+                log.warning("Not hearing the other processes' changes (%s): trying again in %d s.", failed,
+                            LISTEN_AGAIN_SECONDS)  # fmt: skip
+            self.listening.clear()
+            self.stopping.wait(LISTEN_AGAIN_SECONDS)
+
+    def stop(self) -> None:
+        self.stopping.set()

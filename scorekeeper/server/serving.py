@@ -1,0 +1,238 @@
+"""The production server: uvicorn, as `scorekeeper serve` and `make run` start it, through what it documents.
+
+uvicorn reads each connection in one event loop: a phone, or an attacker, sending a byte at a time holds a
+connection, never a thread. The app's pages run on worker threads once their request is whole (asgi.py reads the
+body first); a phone following a game holds a stream that waits in the loop and is told each change (news.py).
+No cap per address: the phones of a household, or of a club behind one router, are one address (a proxy in front
+limits what it likes). One process, no fork, so the same command serves from Linux, macOS and Windows.
+"""
+
+import errno
+import logging
+import socket
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+
+from ..config import StartupError
+from ..i18n.languages import gettext as _
+from .asgi import Entry
+
+# Open connections at most (each one a file descriptor): past it, a new request is answered 503. Every phone that
+# follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each.
+CONNECTIONS = 4000
+IDLE_SECONDS = 30  # a kept-alive connection that sends nothing for this long is closed
+STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams then end
+# Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
+PORTS = 10
+WSAEACCES, WSAEADDRINUSE = 10013, 10048  # Windows' errors for a port taken (winerror)
+
+
+def listening_options(platform: str) -> list[tuple[str, int]]:
+    """The listening socket's options (their names in ``socket``), chosen so that a port in use is an error.
+
+    Windows lets a second server bind a port in use, silently, when it sets SO_REUSEADDR: there the port is taken
+    with SO_EXCLUSIVEADDRUSE instead. Elsewhere SO_REUSEADDR only lets a restarted server have its port back while
+    its last connections close; a port in use stays refused.
+
+    >>> listening_options("win32"), listening_options("linux"), listening_options("darwin")
+    ([('SO_EXCLUSIVEADDRUSE', 1)], [('SO_REUSEADDR', 1)], [('SO_REUSEADDR', 1)])
+    """
+    return [("SO_EXCLUSIVEADDRUSE", 1)] if platform == "win32" else [("SO_REUSEADDR", 1)]
+
+
+def listen_on(bind: str) -> str:
+    """BIND as the server listens: every address its host names (``localhost``: 127.0.0.1 and ::1), on its port.
+
+    >>> listen_on("127.0.0.1:5000"), listen_on("[::1]:0")
+    ('127.0.0.1:5000', '[::1]:0')
+    """
+    host, port = host_and_port(bind)
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as failed:
+        raise cannot_listen(bind, str(failed)) from None
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
+    if port == 0:
+        addresses = addresses[:1]  # a port the system picks is picked per address: serve on one
+    return " ".join(f"[{address}]:{port}" if ":" in address else f"{address}:{port}" for address in addresses)
+
+
+def host_and_port(bind: str) -> tuple[str, int]:
+    """BIND's one HOST:PORT, or a StartupError that says what is wrong with it.
+
+    >>> host_and_port("0.0.0.0:5000"), host_and_port("[::1]:8000"), host_and_port("localhost:0")
+    (('0.0.0.0', 5000), ('::1', 8000), ('localhost', 0))
+    """
+    if len(bind.split()) > 1:
+        raise StartupError(_("--bind (or BIND) takes one HOST:PORT, not several (%(bind)s): to serve on every "
+                             "address of this machine, give 0.0.0.0:5000.", bind=bind))  # fmt: skip
+    host, colon, port = bind.strip().rpartition(":")
+    bracketed = host.startswith("[") and host.endswith("]")
+    if not colon or not host or not (port.isascii() and port.isdigit()) or (":" in host and not bracketed):
+        raise StartupError(_("--bind (or BIND) wants HOST:PORT, e.g. 0.0.0.0:5000 (an IPv6 address in brackets: "
+                             "[::1]:5000), not %(bind)s.", bind=repr(bind)))  # fmt: skip
+    if int(port) > 65535:
+        raise StartupError(_("The port in --bind (or BIND) goes from 1 to 65535, not %(port)s: e.g. %(host)s:5000.",
+                             port=port, host=host))  # fmt: skip
+    return host.removeprefix("[").removesuffix("]"), int(port)
+
+
+def in_use(failed: OSError, platform: str = sys.platform) -> bool:
+    """Whether a bind failed because the port is taken.
+
+    Windows says WSAEADDRINUSE, or WSAEACCES for a port another program holds exclusively (or that
+    Windows keeps for itself, as Hyper-V does with ranges of ports).
+
+    >>> in_use(OSError(errno.EADDRINUSE, "Address already in use")), in_use(OSError(errno.EACCES, "Permission denied"))
+    (True, False)
+    """
+    return failed.errno == errno.EADDRINUSE or (
+        platform == "win32" and getattr(failed, "winerror", None) in (WSAEACCES, WSAEADDRINUSE)
+    )
+
+
+class PortInUse(StartupError):
+    """The port asked for is taken: the message names a port to try instead (``host``, ``port``)."""
+
+    def __init__(self, bind: str, host: str, port: int) -> None:
+        self.bind, self.host, self.port = bind, host, port
+        super().__init__(_("%(bind)s is in use already (another server?): pick another port with --bind, e.g. "
+                           "--bind %(host)s:%(port)d.", bind=bind, host=host, port=port))  # fmt: skip
+
+
+@dataclass
+class Server:
+    """uvicorn's server for the app, and the sockets it listens on: bound already, so the banner's address answers."""
+
+    server: uvicorn.Server
+    sockets: list[socket.socket]
+
+    def addresses(self) -> list[tuple[str, int]]:
+        """The hosts and ports bound (the port the system picked, when BIND asks for 0)."""
+        return [(str(sock.getsockname()[0]), int(sock.getsockname()[1])) for sock in self.sockets]
+
+    def run(self) -> None:
+        """Serve until Ctrl+C, or until ``stop``."""
+        self.server.run(sockets=self.sockets)
+
+    def stop(self) -> None:
+        """From another thread: end ``run`` as Ctrl+C would."""
+        self.server.should_exit = True
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+
+def create_server(app: Any, listen: str, threads: int, platform: str = sys.platform) -> Server:
+    """The app's server, on a socket for each address ``listen`` names."""
+    sockets = bound(listen, platform)
+    room_for_connections(CONNECTIONS + 100)
+    config = uvicorn.Config(
+        Entry(app, threads),
+        lifespan="on",
+        # X-Forwarded-* is the app's to read behind a proxy (werkzeug's ProxyFix); without one, nobody's.
+        proxy_headers=False,
+        server_header=False,
+        access_log=False,
+        log_config=None,
+        log_level="warning",
+        limit_concurrency=CONNECTIONS,
+        timeout_keep_alive=IDLE_SECONDS,
+        timeout_graceful_shutdown=STOPPING_SECONDS,
+    )
+    return Server(uvicorn.Server(config), sockets)
+
+
+BACKLOG = 2048  # connections the system keeps waiting for the server to take them
+
+
+def bound(listen: str, platform: str) -> list[socket.socket]:
+    """A listening socket for each ``HOST:PORT`` of ``listen``; all closed again when one cannot be bound."""
+    sockets: list[socket.socket] = []
+    try:
+        for address in listen.split():
+            host, _colon, port = address.rpartition(":")
+            host = host.removeprefix("[").removesuffix("]")
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            # TCP named: asyncio sets TCP_NODELAY on the connections of a TCP socket alone, and without it an
+            # answer sent in two writes waits 40 ms for the phone's delayed acknowledgement.
+            sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+            sockets.append(sock)
+            set_options(sock, platform)
+            sock.bind((host, int(port)))
+            sock.listen(BACKLOG)
+    except OSError:
+        for sock in sockets:  # the addresses bound already: free for another try
+            sock.close()
+        raise
+    return sockets
+
+
+def set_options(sock: socket.socket, platform: str) -> None:
+    """This platform's options for a listening socket; an IPv6 one takes IPv6 alone (127.0.0.1 is another's)."""
+    for name, value in listening_options(platform):
+        sock.setsockopt(socket.SOL_SOCKET, getattr(socket, name), value)
+    if sock.family == socket.AF_INET6:
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+
+
+def room_for_connections(files: int) -> None:
+    """Let this process open ``files`` files where the system allows so many (Linux often starts a process at
+    1,024, under CONNECTIONS); Windows has no such limit to raise."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = files if hard == resource.RLIM_INFINITY else min(files, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def listening_server(app: Any, bind: str, threads: int, ports: int = 1) -> Server:
+    """The server, listening already on ``bind``; a StartupError when it cannot.
+
+    ``ports``: how many ports to try, from BIND's up, the first free one taken (for a host who chose none).
+    """
+    listen = listen_on(bind)
+    for tried in range(ports):
+        try:
+            return create_server(app, on_port(listen, tried), threads)
+        except OSError as failed:
+            if in_use(failed):
+                if tried + 1 < ports and on_port(listen, tried + 1) != listen:
+                    continue
+                host, _colon, port = listen.split()[0].rpartition(":")
+                raise PortInUse(listen, host, int(port) + tried + 1) from None
+            if isinstance(failed, socket.gaierror) or failed.errno in (errno.EADDRNOTAVAIL, errno.EACCES):
+                raise cannot_listen(listen, failed.strerror or str(failed)) from None
+            raise
+    raise AssertionError("ports is 1 or more")
+
+
+def on_port(listen: str, later: int) -> str:
+    """What the server listens on, ``later`` ports up (where there is such a port; the system's pick stays its pick).
+
+    >>> on_port("0.0.0.0:5000", 1), on_port("[::1]:5000 127.0.0.1:5000", 2), on_port("127.0.0.1:0", 1)
+    ('0.0.0.0:5001', '[::1]:5002 127.0.0.1:5002', '127.0.0.1:0')
+    """
+    moved = []
+    for address in listen.split():
+        host, _colon, port = address.rpartition(":")
+        moved.append(f"{host}:{int(port) + later}" if 0 < int(port) <= 65535 - later else address)
+    return " ".join(moved)
+
+
+def cannot_listen(bind: str, why: str) -> StartupError:
+    return StartupError(_("Cannot listen on %(bind)s (%(why)s): give --bind an address of this machine and a port "
+                          "from 1024 up, e.g. --bind 0.0.0.0:5000.", bind=bind, why=why))  # fmt: skip
+
+
+def run(server: Server) -> None:
+    """Serve until Ctrl+C; the server's warnings (a connection limit reached) go to the log."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    server.run()

@@ -1,0 +1,136 @@
+"""Looking back: past games, one game's review, players' records, export and import."""
+
+import threading
+from collections.abc import Callable, Iterable, Iterator
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, stream_with_context, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from ... import rules
+from ...security.sites import from_own_pages
+from ...service import export, games, records, restore
+from ...store.models import ROW_NUMBER_MAX
+from ..chart import totals_chart
+from ..forms import ActionForm, seat_or_text
+from ..forms.history import ImportForm
+from .errors import busy
+
+bp = Blueprint("history", __name__)
+
+PAGE = 20
+RECENT = 10  # games on a player's page
+# Exports written at once by this process; another waits (503): each one replays every game it writes, and the
+# table's own pages must not wait behind them.
+EXPORTS_AT_ONCE = 2
+_exporting = threading.BoundedSemaphore(EXPORTS_AT_ONCE)
+
+
+@bp.get("/history")
+def past_games() -> str:
+    player = request.args.get("player", "").strip()
+    before = seat_or_text(request.args.get("before"))
+    below = before if isinstance(before, int) and 0 < before <= ROW_NUMBER_MAX else None
+    found, more = games.list_games(PAGE, below, player=player or None)
+    following = url_for(".past_games", player=player or None, before=found[-1].id) if more else None
+    return render_template("history/list.html", games=found, player=player, following=following)
+
+
+@bp.get("/games/<int:game_id>/review")
+def review(game_id: int) -> str:
+    loaded = games.load_game(game_id)
+    state = loaded.state
+    chart = totals_chart(loaded.players, [scored.totals for scored in state.hands], state.rules.target)
+    seats, queens = rules.most_queens(rules.seat_records(state))
+    queen_takers = [loaded.players[seat] for seat in seats]
+    return render_template("history/review.html", loaded=loaded, chart=chart, queen_takers=queen_takers, queens=queens)
+
+
+@bp.get("/players")
+def players() -> str:
+    return render_template("history/players.html", players=records.players_seen())
+
+
+@bp.get("/players/<path:name>")
+def player(name: str) -> str:
+    record = records.player_record(name)
+    if record is None:
+        abort(404, _("No game has a player called “%(name)s”.", name=name))
+    return render_template("history/player.html", record=record, recent=games.list_games(RECENT, player=name)[0])
+
+
+@bp.get("/history/export.<kind>")
+@from_own_pages
+def export_all(kind: str) -> ResponseReturnValue:
+    return download(kind, games.all_games, "hearts-games")
+
+
+@bp.get("/games/<int:game_id>/export.<kind>")
+@from_own_pages
+def export_game(game_id: int, kind: str) -> ResponseReturnValue:
+    found = games.load_game(game_id)
+    return download(kind, lambda: [found], f"hearts-game-{game_id}")
+
+
+WRITERS = {"json": (export.json_parts, "application/json"), "csv": (export.csv_parts, "text/csv")}
+
+
+def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: str) -> ResponseReturnValue:
+    """The export streamed a game at a time, while the phone downloading it is there to take it."""
+    if kind not in WRITERS:
+        abort(404, _("Games export as .json or .csv."))
+    if not _exporting.acquire(blocking=False):
+        return busy(_("Other exports are being written: try again in a moment."))
+    writer, mimetype = WRITERS[kind]
+    done = Once(_exporting.release)
+
+    def written() -> Iterator[str]:
+        try:
+            yield from writer(found())
+        finally:
+            done()
+
+    headers = {"Content-Disposition": f'attachment; filename="{stem}.{kind}"'}
+    answer = Response(stream_with_context(written()), mimetype=mimetype, headers=headers)
+    answer.call_on_close(done)  # also when the phone went away: the server stops writing the rest
+    return answer
+
+
+class Once:
+    """A function called once, however many times it is asked to be."""
+
+    def __init__(self, function: Callable[[], object]) -> None:
+        self.function, self.lock, self.called = function, threading.Lock(), False
+
+    def __call__(self) -> None:
+        with self.lock:
+            if self.called:
+                return
+            self.called = True
+        self.function()
+
+
+@bp.route("/history/import", methods=["GET", "POST"])
+def import_games() -> ResponseReturnValue:
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            report = restore.import_games(form.export.data.stream.read())
+        except rules.RuleError as broken:
+            form.export.errors = [_("Nothing was imported. %(problem)s", problem=broken.message)]
+        else:
+            flash(report.message, "done")
+            return redirect(url_for(".past_games"))
+    status = 422 if form.is_submitted() else 200
+    return render_template("history/import.html", form=form), status
+
+
+@bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
+def delete_game(game_id: int) -> ResponseReturnValue:
+    loaded = games.load_game(game_id)
+    form = ActionForm()
+    if form.validate_on_submit():
+        games.delete_game(game_id)
+        flash(_("The game of %(names)s was deleted.", names=", ".join(loaded.players)), "done")
+        return redirect(url_for(".past_games"))
+    return render_template("history/delete.html", loaded=loaded)
