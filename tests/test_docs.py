@@ -49,20 +49,30 @@ def test_every_link_resolves_inside_the_repository(document):
             assert anchor in headings(path), f"{document.name}: {link} names no heading of {path.name}"
 
 
+# The host's pages: the README's first read, and the pages it sends the host on to.
+HOST_PAGES = [ROOT / "README.md", *(ROOT / "docs" / f"{name}.md" for name in
+              ("hosting", "open-server", "configuration", "development"))]  # fmt: skip
+
+
 def readme_blocks(shell: str = "sh") -> list[tuple[str, str]]:
     return [(tag, commands) for _section, tag, commands in sectioned_blocks(shell)]
 
 
 def sectioned_blocks(shell: str = "sh") -> list[tuple[str, str, str]]:
-    """Each ``shell`` block of the README: the section (``## ``) it is in, its tag and its commands."""
-    readme = (ROOT / "README.md").read_text()
-    sections = [(heading.start(), heading[1]) for heading in re.finditer(r"^## (.+)$", readme, re.M)]
-    return [(max(section for section in sections if section[0] < match.start())[1], match["tag"] or "",
-             match["commands"]) for match in BLOCK.finditer(readme) if match["shell"] == shell]  # fmt: skip
+    """Each ``shell`` block of the host's pages: where it is (the README's section, ``## ``, or a page's title,
+    ``# ``), its tag and its commands."""
+    found = []
+    for page in HOST_PAGES:
+        text = page.read_text()
+        level = "## " if page.name == "README.md" else "# "
+        sections = [(heading.start(), heading[1]) for heading in re.finditer(rf"^{level}(.+)$", text, re.M)]
+        found += [(max(section for section in sections if section[0] < match.start())[1], match["tag"] or "",
+                   match["commands"]) for match in BLOCK.finditer(text) if match["shell"] == shell]  # fmt: skip
+    return found
 
 
 def runnable(section: str) -> list[tuple[str, str]]:
-    """The blocks of the README's ``section`` that run here, in their order: each one's tag and commands."""
+    """The blocks of the host's pages' ``section`` that run here, in their order: each one's tag and commands."""
     return [(tag, commands) for where, tag, commands in sectioned_blocks() if where == section and tag in RUN_HERE]
 
 
@@ -74,9 +84,9 @@ RUN_HERE = ("runs", "serves")
 
 
 def test_every_command_block_of_the_readme_says_how_it_is_tested():
-    readme = (ROOT / "README.md").read_text()
-    assert len(readme_blocks()) == readme.count("```sh")
-    assert len(readme_blocks("powershell")) == readme.count("```powershell") >= 5  # Windows: each step
+    pages = "".join(page.read_text() for page in HOST_PAGES)
+    assert len(readme_blocks()) == pages.count("```sh")
+    assert len(readme_blocks("powershell")) == pages.count("```powershell") >= 5  # Windows: each step
     for tag, commands in readme_blocks():
         assert tag in (*RUN_HERE, "run by CI") or re.fullmatch(r"not run here: \w.+", tag), commands
     for tag, commands in readme_blocks("powershell"):
@@ -205,7 +215,7 @@ def test_the_postgresql_steps_write_settings_the_app_reads(tmp_path):
 def check_the_unit_file(home: Path) -> None:
     """The README's systemd units, with the home where pipx put the command: the user's service (%h), and the
     template that runs one process per port (its instance, scorekeeper@5001, as systemd reads it)."""
-    units = re.findall(r"```ini\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
+    units = re.findall(r"```ini\n(.*?)```", "".join(page.read_text() for page in HOST_PAGES), re.DOTALL)
     assert len(units) == 2, "the README shows a user's unit and a template unit"
     service, template = home / "scorekeeper.service", home / "scorekeeper@.service"
     service.write_text(units[0].replace("%h", str(home)))
