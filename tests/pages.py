@@ -1,5 +1,5 @@
 """Every page of the app in one registry: the crawls (axe in both languages and schemes, the 44 px ruler, the German
-reading) open the pages it lists, and tests/test_pages.py fails on a page route it does not know, so that no crawl
+reading) open the pages it lists, and tests/app/test_pages.py fails on a page route it does not know, so that no crawl
 misses a page added later."""
 
 from browser import LONG_NAMES
@@ -40,7 +40,7 @@ OPEN_SERVER_PAGES = {
 }
 # What every other address a browser may GET is, instead of a page a player reads.
 NOT_PAGES = {
-    "api.": "the JSON API (tests/test_api.py, tests/test_openapi.py)",
+    "api.": "the JSON API (tests/app/test_api.py, tests/app/test_openapi.py)",
     "app_shell.apple_touch_icon": "an icon",
     "app_shell.favicon": "an icon",
     "app_shell.manifest": "the web app's manifest",

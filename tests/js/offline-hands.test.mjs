@@ -1,5 +1,5 @@
 // The hands waiting on a phone with no network (static/offline-hands.js), against what the Python rules say of the
-// same hands: fixtures/offline-hands.json, written by tests/test_offline_fixture.py (which checks it is current).
+// same hands: fixtures/offline-hands.json, written by tests/app/test_offline_fixture.py (which checks it is current).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // A score as the page scripts write it (static/words.js) is the one the server writes (scorekeeper/rules/i18n.py):
-// fixtures/offline-hands.json holds the server's, written by tests/test_offline_fixture.py.
+// fixtures/offline-hands.json holds the server's, written by tests/app/test_offline_fixture.py.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+from server import ROOT
+
+PACKAGE = ROOT / "scorekeeper"
 
 LAYERS = ("base", "rules", "i18n", "store", "service", "security", "web", "factory", "server", "commands")
 

@@ -3,11 +3,12 @@ Flask, Werkzeug, click, SQLAlchemy or the server, imported, read, or overridden 
 may change any of those without a word."""
 
 import ast
-from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+from server import ROOT
+
+PACKAGE = ROOT / "scorekeeper"
 LIBRARIES = ("flask", "werkzeug", "click", "sqlalchemy", "uvicorn", "a2wsgi", "waitress", "h11", "httptools")
 
 

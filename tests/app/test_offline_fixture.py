@@ -1,15 +1,16 @@
 """The answers tests/js/offline-hands.test.mjs checks static/offline-hands.js against, given by the Python rules: the
 committed fixture must be what they say today. After a change to the rules, write it again:
-`.venv/bin/python tests/test_offline_fixture.py`."""
+`.venv/bin/python tests/app/test_offline_fixture.py`."""
 
 import json
 import sys
-from pathlib import Path
 
 from scorekeeper import rules
 from scorekeeper.web.views.app_shell import offline_moons
 
-FIXTURE = Path(__file__).parent / "js" / "fixtures" / "offline-hands.json"
+from server import ROOT
+
+FIXTURE = ROOT / "tests" / "js" / "fixtures" / "offline-hands.json"
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 HOUSE = rules.HouseRules(omnibus=True, sun=True)
 PLAYED = [{"hearts": [4, 0, 9, 0], "queen": 1, "jack": 2}]  # hand 1, on the server: hand 2 is next
@@ -57,7 +58,7 @@ def written() -> str:
 
 
 def test_the_fixture_of_the_offline_script_is_what_the_rules_say_today():
-    assert FIXTURE.read_text() == written(), "run: .venv/bin/python tests/test_offline_fixture.py"
+    assert FIXTURE.read_text() == written(), "run: .venv/bin/python tests/app/test_offline_fixture.py"
 
 
 if __name__ == "__main__":

@@ -4,11 +4,12 @@ moved in the app breaks a script no test runs otherwise). Loaded as a module, no
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+from server import ROOT
+
+SCRIPTS = ROOT / "scripts"
 
 
 @pytest.mark.parametrize("script", sorted(path.name for path in SCRIPTS.glob("*.py")))
