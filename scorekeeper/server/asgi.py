@@ -33,7 +33,11 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-IN_MEMORY = 1024 * 1024  # a body larger than this waits in a temporary file until the app reads it
+IN_MEMORY = 64 * 1024  # a body larger than this (the API's largest) waits in a temporary file until the app reads it
+# A body that stops coming for this long is given up, and its connection closed: a client that sends part of a body
+# and waits holds nothing for longer. (A phone's body comes in one go; an import of a club's history, at a few
+# hundred kilobytes a second, comes in pieces well under a second apart.)
+BODY_WAIT_SECONDS = 20
 CHUNK = 64 * 1024
 # A stream with no news says it is alive this often: the page takes a longer silence for a server gone.
 ALIVE_SECONDS = 15
@@ -47,8 +51,10 @@ log = logging.getLogger(__name__)
 class Entry:
     """The ASGI application of ``app``: its pages on ``threads`` worker threads, its follow streams in the loop."""
 
-    def __init__(self, app: Flask, threads: int) -> None:
-        self.app = app
+    def __init__(self, app: Flask, threads: int, stopping: Callable[[], bool] = lambda: False) -> None:
+        """``stopping``: whether the server is stopping (then the follow streams end, so that it stops at once)."""
+        self.app, self.stopping = app, stopping
+        self.closing: asyncio.Event | None = None  # set as the server stops: the streams end
         # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
         self.wsgi: Callable[[Scope, Receive, Send], Awaitable[None]] = WSGIMiddleware(app, workers=threads)  # type: ignore
         self.followers: news.Followers | None = app.extensions.get("followers")
@@ -74,6 +80,8 @@ class Entry:
                 return
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.closing = asyncio.Event()
+        self.watching = loop.create_task(self.watch_for_stopping())
         if self.followers is None:
             return
         self.followers.serve_in(loop)
@@ -84,14 +92,29 @@ class Entry:
             self.listener = Listener(conninfo, loop, self.followers)
             self.listener.start()
 
+    async def watch_for_stopping(self) -> None:
+        """Set ``closing`` once the server is told to stop (uvicorn's own flag, looked at a few times a second)."""
+        while not self.stopping():
+            await asyncio.sleep(0.2)
+        if self.closing is not None:
+            self.closing.set()
+
     def stop(self) -> None:
+        if self.closing is not None:
+            self.closing.set()
+            self.watching.cancel()
         if self.followers is not None:
             self.followers.serve_in(None)
         if self.listener is not None:
             self.listener.stop()
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        read = await whole_body(scope, receive, body_max(scope["path"], self.largest))
+        try:
+            read = await whole_body(scope, receive, body_max(scope["path"], self.largest))
+        except TimeoutError:
+            await send({"type": "http.response.start", "status": 408, "headers": [(b"connection", b"close")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
         if read is None:
             return  # the client left before its request was whole: nobody to answer
         scope, body, refused = read
@@ -108,11 +131,21 @@ class Entry:
     async def stream(self, scope: Scope, body: Receive, receive: Receive, send: Send) -> None:
         """The app's answer to a follow stream; kept open, with each of the game's news, when the app asks so."""
         said: list[Message] = []
+        early: list[tuple[int, str]] = []  # the games' news while the app answers: none made meanwhile is lost
 
         async def keep(message: Message) -> None:
             said.append(message)
 
-        await self.wsgi(scope, body, keep)
+        def heard(game_id: int, version: str) -> None:
+            early.append((game_id, version))
+
+        if self.followers is not None:
+            self.followers.opening.add(heard)
+        try:
+            await self.wsgi(scope, body, keep)
+        finally:
+            if self.followers is not None:
+                self.followers.opening.discard(heard)
         start, rest = said[0], said[1:]
         headers = [(name, value) for name, value in start["headers"] if name != FOLLOWS.lower().encode()]
         game = dict(start["headers"]).get(FOLLOWS.lower().encode())
@@ -121,8 +154,11 @@ class Entry:
                 await send(message)
             return
         headers = [(name, value) for name, value in headers if name != b"content-length"]
-        told = Told()
+        told = Told(self.closing)
         self.followers.follow(int(game), told)
+        for game_id, version in early:
+            if game_id == int(game):
+                told(version)
         try:
             await send({**start, "headers": headers})
             first = b"".join(message.get("body", b"") for message in rest)
@@ -135,9 +171,10 @@ class Entry:
 class Told:
     """One stream's news: the game's newest version, told in the loop's thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, closing: asyncio.Event | None) -> None:
         self.version: str | None = None
         self.changed = asyncio.Event()
+        self.closing = closing or asyncio.Event()
 
     def __call__(self, version: str) -> None:
         self.version = version
@@ -147,13 +184,16 @@ class Told:
         """Tell each version on the stream (and that it is alive, when there is none for a while), until the client
         leaves or the game is deleted."""
         gone = asyncio.ensure_future(receive())  # the request was read whole: what comes next is its disconnect
+        closing = asyncio.ensure_future(self.closing.wait())
         try:
             while not gone.done():
                 waiting = asyncio.ensure_future(self.changed.wait())
-                await asyncio.wait({gone, waiting}, timeout=ALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({gone, waiting, closing}, timeout=ALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED)
                 waiting.cancel()
                 if gone.done():
                     return
+                if closing.done():  # the server stops: the stream ends, and the page opens it again elsewhere
+                    break
                 if not self.changed.is_set():
                     await send({"type": "http.response.body", "body": ALIVE, "more_body": True})
                     continue
@@ -165,6 +205,7 @@ class Told:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
             gone.cancel()
+            closing.cancel()
 
 
 class Body:
@@ -189,13 +230,17 @@ class Body:
 async def whole_body(scope: Scope, receive: Receive, limit: int) -> tuple[Scope, Body, bool] | None:
     """The request with its body read whole (its length said in Content-Length, as the app reads it), and whether it
     is refused for its size: then nothing more of it is read, and the app, told a length over ``limit``, says 413.
-    None when the client left first."""
+    None when the client left first; TimeoutError when its body stopped coming for BODY_WAIT_SECONDS."""
     length = content_length(scope)
     body = Body()
     if length is not None and length > limit:
         return scope, body, True
     while True:
-        message = await receive()
+        try:
+            message = await asyncio.wait_for(receive(), BODY_WAIT_SECONDS)
+        except TimeoutError:
+            body.close()
+            raise
         if message["type"] == "http.disconnect":
             body.close()
             return None

@@ -24,7 +24,7 @@ from .asgi import Entry
 # follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each.
 CONNECTIONS = 4000
 IDLE_SECONDS = 30  # a kept-alive connection that sends nothing for this long is closed
-STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams then end
+STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams end at once
 # Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
 PORTS = 10
 WSAEACCES, WSAEADDRINUSE = 10013, 10048  # Windows' errors for a port taken (winerror)
@@ -131,8 +131,9 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
     """The app's server, on a socket for each address ``listen`` names."""
     sockets = bound(listen, platform)
     room_for_connections(CONNECTIONS + 100)
+    entry = Entry(app, threads)
     config = uvicorn.Config(
-        Entry(app, threads),
+        entry,
         lifespan="on",
         # X-Forwarded-* is the app's to read behind a proxy (werkzeug's ProxyFix); without one, nobody's.
         proxy_headers=False,
@@ -144,7 +145,9 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
         timeout_keep_alive=IDLE_SECONDS,
         timeout_graceful_shutdown=STOPPING_SECONDS,
     )
-    return Server(uvicorn.Server(config), sockets)
+    server = uvicorn.Server(config)
+    entry.stopping = lambda: bool(server.should_exit)  # the follow streams end as the server stops
+    return Server(server, sockets)
 
 
 BACKLOG = 2048  # connections the system keeps waiting for the server to take them

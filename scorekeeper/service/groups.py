@@ -18,7 +18,7 @@ from sqlalchemy import Select, delete, func, select, text, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import rules
-from ..store import models
+from ..store import models, news
 from ..store.db import db
 
 KEY_BYTES = 18  # 144 random bits, 24 characters
@@ -168,10 +168,15 @@ def delete_group(group_id: int) -> None:
     for table in (models.PlayerSummary, models.SignIn, models.Player):
         db.session.execute(delete(table).where(table.group_id == group_id))
     games = select(models.Game.id).where(models.Game.group_id == group_id)
+    gone = db.session.scalars(games).all()
     db.session.execute(delete(models.Hand).where(models.Hand.game_id.in_(games)))
     db.session.execute(delete(models.Game).where(models.Game.group_id == group_id))
     db.session.execute(delete(models.Group).where(models.Group.id == group_id))
+    for game_id in gone:  # the phones following its games hear that they are gone
+        news.announce(game_id, "")
     db.session.commit()
+    for game_id in gone:
+        news.tell(game_id, "")
     if db.engine.dialect.name == "sqlite":  # SQLite's write-ahead log still holds the rows: written into the file
         db.session.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
         db.session.commit()

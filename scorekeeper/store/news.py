@@ -28,6 +28,8 @@ class Followers:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.waiting: dict[int, set[Callable[[str], None]]] = {}
+        # Streams on their way (the app is answering them): every game's news, so that none made meanwhile is lost.
+        self.opening: set[Callable[[int, str], None]] = set()
 
     def serve_in(self, loop: asyncio.AbstractEventLoop | None) -> None:
         """The event loop the streams wait in (None: the server stopped, nobody to tell)."""
@@ -50,9 +52,11 @@ class Followers:
             loop.call_soon_threadsafe(self.deliver, game_id, version)
 
     def deliver(self, game_id: int, version: str) -> None:
-        """In the loop's thread: each of the game's streams told."""
+        """In the loop's thread: each of the game's streams told, and the streams on their way."""
         for told in list(self.waiting.get(game_id, ())):
             told(version)
+        for heard in list(self.opening):
+            heard(game_id, version)
 
     def heard(self, payload: str) -> None:
         """A NOTIFY of the channel (``sender game version``), in the loop's thread: another process's news."""

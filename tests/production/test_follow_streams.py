@@ -1,15 +1,19 @@
 """A phone that follows a game is told each new version (Server-Sent Events) instead of asking every second: by the
 production server in this process on one database, and across two processes sharing PostgreSQL (LISTEN/NOTIFY)."""
 
+import socket
 import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 import pytest
 
-from scorekeeper.server import serving
+from scorekeeper import create_app
+from scorekeeper.server import asgi, serving
+from scorekeeper.store.db import db
 from scorekeeper.web.views.follow import FOLLOWS
 
 from server import call, running_server
@@ -19,19 +23,26 @@ PLAYERS = {"players": ["Ann", "Ben", "Cat", "Dan"]}
 
 
 @contextmanager
-def served(app) -> Iterator[str]:
-    """``app`` on the production server, in a thread of this process, on a port the system picks: its address."""
+def running(app) -> Iterator[tuple[str, serving.Server, threading.Thread]]:
+    """``app`` on the production server, in a thread of this process, on a port the system picks: its address, the
+    server and its thread."""
     server = serving.listening_server(app, "127.0.0.1:0", 2)
-    running = threading.Thread(target=server.run)
-    running.start()
+    thread = threading.Thread(target=server.run)
+    thread.start()
     try:
         while not server.server.started:  # uvicorn's own flag, set once its loop takes connections
-            assert running.is_alive(), "the server stopped"
-            running.join(0.01)
-        yield f"http://127.0.0.1:{server.addresses()[0][1]}"
+            assert thread.is_alive(), "the server stopped"
+            thread.join(0.01)
+        yield f"http://127.0.0.1:{server.addresses()[0][1]}", server, thread
     finally:
         server.stop()
-        running.join()
+        thread.join()
+
+
+@contextmanager
+def served(app) -> Iterator[str]:
+    with running(app) as (base, _server, _thread):
+        yield base
 
 
 class Stream:
@@ -124,3 +135,57 @@ def test_two_processes_on_one_postgresql_tell_each_others_followers(database_url
             assert told != before and told == board_tag(second.base, game["id"])
         finally:
             stream.close()
+
+
+def test_a_stream_ends_as_the_server_stops_and_the_server_does_not_wait_for_it(app):
+    """A stopping server ends its follow streams (the pages open them again on the next server) rather than
+    waiting out its grace for them and cutting them off."""
+    with running(app) as (base, server, thread):
+        _, game = call("POST", base + "/api/games", PLAYERS)
+        stream = Stream(base, game["id"])
+        try:
+            stream.next_version()
+            server.stop()
+            with pytest.raises(AssertionError, match="the stream ended"):
+                stream.next_version()
+            thread.join(serving.STOPPING_SECONDS - 1)  # within less than the grace a save under way is given
+            assert not thread.is_alive()
+        finally:
+            stream.close()
+
+
+def test_a_body_that_stops_coming_is_given_up(app, monkeypatch):
+    """A client that sends part of a body and waits holds its connection for BODY_WAIT_SECONDS, not for ever."""
+    monkeypatch.setattr(asgi, "BODY_WAIT_SECONDS", 0.5)
+    with served(app) as base:
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 100\r\n\r\n{")  # fmt: skip
+            answer = b""
+            while chunk := client.recv(65536):  # the server answers, then closes the connection
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert call("GET", base + "/api/games")[1]["games"] == []  # nothing stored
+
+
+def test_deleting_a_group_tells_the_phones_following_its_games(database_url):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test-" + "x" * 40, "WTF_CSRF_ENABLED": False,
+                      "SQLALCHEMY_DATABASE_URI": database_url, "GROUPS_OPEN": True})  # fmt: skip
+    try:
+        with served(app) as base:
+            status, group = call("POST", base + "/api/groups", {"name": "Thursday"})
+            assert status == 201
+            inside = base + urlsplit(group["url"]).path.rstrip("/")
+            _, game = call("POST", inside + "/api/games", PLAYERS)
+            stream = Stream(inside, game["id"])
+            try:
+                stream.next_version()
+                assert call("DELETE", inside + "/api/group")[0] == 204
+                assert stream.next_version() == "deleted"
+            finally:
+                stream.close()
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
