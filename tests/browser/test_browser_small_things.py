@@ -87,3 +87,31 @@ def test_rows_tapped_before_the_page_script_ran_still_fill_the_last_row(browser,
     last = live_form(page).locator("#hearts-4")
     expect(last.locator("input:checked")).to_have_value("3")  # 13 − 4 − 3 − 1 − 2
     context.close()
+
+
+# The point where the save bar, stuck to the bottom of the hand's form, meets the pinned totals as the form scrolls
+# away: the element drawn there, scrolled a step at a time down to the played hands.
+OVERLAP = """() => {
+  const pinned = document.querySelector('.pinned'), bar = document.querySelector('.save-bar');
+  for (let y = 0; y < document.documentElement.scrollHeight; y += 20) {
+    window.scrollTo(0, y);
+    const top = pinned.getBoundingClientRect(), bottom = bar.getBoundingClientRect();
+    if (bottom.top < top.bottom && bottom.bottom > top.top) {
+      const at = (Math.max(top.top, bottom.top) + Math.min(top.bottom, bottom.bottom)) / 2;
+      return pinned.contains(document.elementFromPoint(top.left + top.width / 2, at));
+    }
+  }
+  return null;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_save_bar_slides_under_the_pinned_totals_never_over_them(phone, alike, scheme):
+    """Issue 40, point 8: scrolled down to the played hands after a save, the save bar (its words and Undo) went over
+    the totals pinned at the top, both on one layer."""
+    url, _ = alike(3)
+    page = phone(url, scheme)
+    enter(page, [5, 0, 0, 8, 0], 2)
+    save_button(page).click()
+    expect(page.get_by_role("button", name="Undo hand 4…")).to_be_visible()
+    assert page.evaluate(OVERLAP) is True
