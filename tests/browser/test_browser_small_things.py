@@ -92,9 +92,9 @@ def test_rows_tapped_before_the_page_script_ran_still_fill_the_last_row(browser,
 # The point where the save bar, stuck to the bottom of the hand's form, meets the pinned totals as the form scrolls
 # away: the element drawn there, scrolled a step at a time down to the played hands.
 OVERLAP = """() => {
-  const pinned = document.querySelector('.pinned'), bar = document.querySelector('.save-bar');
   for (let y = 0; y < document.documentElement.scrollHeight; y += 20) {
-    window.scrollTo(0, y);
+    window.scrollTo({top: y, behavior: 'instant'});  // also ends a smooth scroll of the page's own
+    const pinned = document.querySelector('.pinned'), bar = document.querySelector('.save-bar');
     const top = pinned.getBoundingClientRect(), bottom = bar.getBoundingClientRect();
     if (bottom.top < top.bottom && bottom.bottom > top.top) {
       const at = (Math.max(top.top, bottom.top) + Math.min(top.bottom, bottom.bottom)) / 2;
@@ -114,4 +114,6 @@ def test_the_save_bar_slides_under_the_pinned_totals_never_over_them(phone, alik
     enter(page, [5, 0, 0, 8, 0], 2)
     save_button(page).click()
     expect(page.get_by_role("button", name="Undo hand 4…")).to_be_visible()
+    expect(page.locator("#record")).to_have_text("Record hand 5")  # the next hand's form is in: the page is still
+    page.wait_for_function(f"() => ({OVERLAP})() !== null")  # the two meet somewhere (the page laid out whole)
     assert page.evaluate(OVERLAP) is True
