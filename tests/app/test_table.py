@@ -357,6 +357,17 @@ def test_the_scoreboard_marks_the_leader_and_who_is_closest_to_the_target(client
     ]
 
 
+def test_every_total_past_the_target_says_so_not_the_highest_alone(client):
+    """Issue 40, point 6: two players past the target while a tie at the bottom plays on; "past 20" showed under
+    one of them only."""
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"], "rules": {"target": 20}}).json
+    for hearts, queen in [([0, 0, 9, 4], 2), ([0, 0, 3, 10], 3)]:  # 0, 0, 25, 27: Ann and Ben tie at the bottom
+        client.post(f"/api/games/{made['id']}/hands", json={"hearts": hearts, "queen": queen})
+    page = client.get(f"/games/{made['id']}").get_data(as_text=True)
+    tags = dict(re.findall(r'<span class="name">(\w+)</span>.*?<span class="tag">(.*?)</span>', page, re.S))
+    assert tags == {"Ann": "♛ leads", "Ben": "♛ leads", "Cat": "past 20", "Dan": "past 20"}
+
+
 @pytest.fixture
 def guarded(tmp_path):
     """A client of an app that checks CSRF tokens, as a real server does."""
