@@ -18,13 +18,11 @@ import re
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, NoReturn, TypeVar
-from urllib.parse import quote
 
 from flask import Flask, abort, current_app, g, has_request_context, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.exceptions import TooManyRequests
-from werkzeug.routing import BuildError, MapAdapter
 from werkzeug.wrappers import Response
 
 from ..service import groups
@@ -171,34 +169,17 @@ def start_group(name: object) -> groups.GroupSeen:
     return started
 
 
-ANCHOR_SAFE = "%!#$&'()*+,/:;=?@"  # what an address's #anchor keeps unquoted (as Flask's url_for does)
-
-
 class App(Flask):
     """The app: inside a group's page, the site's own pages are still linked at the site's root."""
 
     def url_for(self, /, endpoint: str, **values: Any) -> str:
+        url = super().url_for(endpoint, **values)
         if not has_request_context() or KEY not in request.environ:
-            return super().url_for(endpoint, **values)
+            return url
         full = endpoint
         if endpoint.startswith("."):
             full = f"{request.blueprint}{endpoint}" if request.blueprint else endpoint[1:]
         if served(self, full) != SITE:
-            return super().url_for(endpoint, **values)
-        anchor, method = values.pop("_anchor", None), values.pop("_method", None)
-        scheme, external = values.pop("_scheme", None), values.pop("_external", None)
-        self.inject_url_defaults(full, values)
-        try:
-            url = site_adapter(self, request.environ).build(
-                full, values, method=method, url_scheme=scheme, force_external=bool(external or scheme)
-            )
-        except BuildError as error:
-            values.update(_anchor=anchor, _method=method, _scheme=scheme, _external=external)
-            return self.handle_url_build_error(error, full, values)
-        return url if anchor is None else f"{url}#{quote(anchor, safe=ANCHOR_SAFE)}"
-
-
-def site_adapter(app: Flask, environ: dict[str, Any]) -> MapAdapter:
-    """Routes as built at the site's root, for a request inside a group."""
-    at_root = {**environ, "SCRIPT_NAME": environ.get(SITE_ROOT, "")}
-    return app.url_map.bind_to_environ(at_root, server_name=None, subdomain=None)
+            return url
+        # Built under the group's root (/g/<key>, the request's script root): the same address at the site's root.
+        return url.replace(request.script_root, request.environ.get(SITE_ROOT, ""), 1)
