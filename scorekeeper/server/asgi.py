@@ -43,6 +43,7 @@ CHUNK = 64 * 1024
 ALIVE_SECONDS = 15
 ALIVE = b"event: alive\ndata: 1\n\n"
 STREAMS = "/follow/events"
+FOLLOWS_HEADER = FOLLOWS.lower().encode()  # as the server hands the app's headers on
 LISTEN_AGAIN_SECONDS = 5  # a listener that lost its database tries again after this long (the pages poll meanwhile)
 
 log = logging.getLogger(__name__)
@@ -51,9 +52,11 @@ log = logging.getLogger(__name__)
 class Entry:
     """The ASGI application of ``app``: its pages on ``threads`` worker threads, its follow streams in the loop."""
 
-    def __init__(self, app: Flask, threads: int, stopping: Callable[[], bool] = lambda: False) -> None:
-        """``stopping``: whether the server is stopping (then the follow streams end, so that it stops at once)."""
-        self.app, self.stopping = app, stopping
+    def __init__(self, app: Flask, threads: int) -> None:
+        self.app = app
+        # Whether the server is stopping (its server says: serving.py); then the follow streams end, so that it
+        # stops at once.
+        self.stopping: Callable[[], bool] = lambda: False
         self.closing: asyncio.Event | None = None  # set as the server stops: the streams end
         # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
         self.wsgi: Callable[[Scope, Receive, Send], Awaitable[None]] = WSGIMiddleware(app, workers=threads)  # type: ignore
@@ -147,13 +150,14 @@ class Entry:
             if self.followers is not None:
                 self.followers.opening.discard(heard)
         start, rest = said[0], said[1:]
-        headers = [(name, value) for name, value in start["headers"] if name != FOLLOWS.lower().encode()]
-        game = dict(start["headers"]).get(FOLLOWS.lower().encode())
+        game = dict(start["headers"]).get(FOLLOWS_HEADER)
         if start["status"] != 200 or game is None or self.followers is None:
+            headers = [(name, value) for name, value in start["headers"] if name != FOLLOWS_HEADER]
             for message in [{**start, "headers": headers}, *rest]:
                 await send(message)
             return
-        headers = [(name, value) for name, value in headers if name != b"content-length"]
+        # The app's word to this server is no header of the stream's, and a stream has no length.
+        headers = [(name, value) for name, value in start["headers"] if name not in (FOLLOWS_HEADER, b"content-length")]
         told = Told(self.closing)
         self.followers.follow(int(game), told)
         for game_id, version in early:

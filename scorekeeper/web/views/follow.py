@@ -50,7 +50,7 @@ def board(game_id: int) -> Response:
     """The changing part of the follow page; 304 while the game has not changed."""
     version = games.version(game_id)
     if version is None:
-        return Response(_("This game was deleted."), status=404, mimetype="text/plain")
+        return deleted()
     if version in request.if_none_match:
         answer = Response(status=304)
     else:
@@ -58,6 +58,11 @@ def board(game_id: int) -> Response:
     answer.set_etag(version)
     answer.headers["Cache-Control"] = "no-cache"
     return answer
+
+
+def deleted() -> Response:
+    """What the board and the stream of a game no longer there answer: the page says so and stops asking."""
+    return Response(_("This game was deleted."), status=404, mimetype="text/plain")
 
 
 # The header by which the follow stream's first answer asks the production server (asgi.py) to keep the stream open
@@ -74,7 +79,7 @@ def events(game_id: int) -> Response:
     passcode, the host), as any page of the game."""
     version = games.version(game_id)
     if version is None:
-        return Response(_("This game was deleted."), status=404, mimetype="text/plain")
+        return deleted()
     answer = Response(f"retry: {RETRY_MS}\n{event(version)}", mimetype="text/event-stream")
     answer.headers["Cache-Control"] = "no-cache"
     answer.headers[FOLLOWS] = str(game_id)
