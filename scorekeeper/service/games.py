@@ -227,9 +227,8 @@ def delete_game(game_id: int) -> None:
     game = _locked(game_id).row
     summary.forget_game(game)
     db.session.delete(game)
-    news.announce(game_id, "")
-    db.session.commit()
-    news.tell(game_id, "")
+    with news.told({game_id: ""}):
+        db.session.commit()
 
 
 def _locked(game_id: int, hands: bool = True) -> Locked:
@@ -273,11 +272,10 @@ def _commit(locked: Locked, state: rules.GameState) -> LoadedGame:
     # Kept for this change's updated_at, in place of the state before the change that loading kept
     # for it. (Were the commit to fail, that updated_at is never stored: nothing asks for it.)
     after = replayed(locked.row, state)
-    news.announce(after.id, after.tag)
     try:
-        db.session.commit()
+        with news.told({after.id: after.tag}):
+            db.session.commit()
     except IntegrityError:
         # The unique (game, number) constraint: another phone stored this hand first.
         raise rules.RuleError(_("Another phone recorded this hand first: reload to see it."), conflict=True) from None
-    news.tell(after.id, after.tag)
     return after

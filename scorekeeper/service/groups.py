@@ -172,11 +172,8 @@ def delete_group(group_id: int) -> None:
     db.session.execute(delete(models.Hand).where(models.Hand.game_id.in_(games)))
     db.session.execute(delete(models.Game).where(models.Game.group_id == group_id))
     db.session.execute(delete(models.Group).where(models.Group.id == group_id))
-    for game_id in gone:  # the phones following its games hear that they are gone
-        news.announce(game_id, "")
-    db.session.commit()
-    for game_id in gone:
-        news.tell(game_id, "")
+    with news.told(dict.fromkeys(gone, "")):  # the phones following its games hear that they are gone
+        db.session.commit()
     if db.engine.dialect.name == "sqlite":  # SQLite's write-ahead log still holds the rows: written into the file
         db.session.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
         db.session.commit()

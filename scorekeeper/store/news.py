@@ -3,15 +3,16 @@
 A change to a game is told as it commits, with the game's new version tag. The phones' streams wait in the
 production server's event loop (asgi.py); ``tell`` may come from any thread (the worker that saved a hand).
 On PostgreSQL several processes may share one database: the change is also NOTIFYed inside its transaction
-(``announce``), which PostgreSQL delivers to every process listening as the transaction commits, and never when it
-rolls back; each process's listener tells its own streams (asgi.py). A process with no stream (a command, the
-tests' own server) tells nobody, at the cost of nothing.
+(``told``, around the commit), which PostgreSQL delivers to every process listening as the transaction commits,
+and never when it rolls back; each process's listener tells its own streams (asgi.py). A process with no stream
+(a command, the tests' own server) tells nobody, at the cost of nothing.
 """
 
 import asyncio
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 from flask import current_app
 from sqlalchemy import func, select
@@ -72,12 +73,13 @@ def followers() -> Followers:
     return found
 
 
-def announce(game_id: int, version: str) -> None:
-    """Before the commit of a change to a game: on PostgreSQL, its news NOTIFYed in the change's transaction."""
+@contextmanager
+def told(versions: Mapping[int, str]) -> Iterator[None]:
+    """Around the commit of changes to games (each game's new version; "" for one deleted): their news NOTIFYed in
+    the transaction on PostgreSQL, and this process's streams told once it commits (not when it fails)."""
     if db.engine.dialect.name == "postgresql":
-        db.session.execute(select(func.pg_notify(CHANNEL, f"{SENDER} {game_id} {version}")))
-
-
-def tell(game_id: int, version: str) -> None:
-    """After the commit of a change to a game: this process's streams told at once."""
-    followers().tell(game_id, version)
+        for game_id, version in versions.items():
+            db.session.execute(select(func.pg_notify(CHANNEL, f"{SENDER} {game_id} {version}")))
+    yield
+    for game_id, version in versions.items():
+        followers().tell(game_id, version)
