@@ -101,7 +101,7 @@ $(VENV)/.test-deps: pyproject.toml constraints.txt | $(PY)
 lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
-	PIP_CONSTRAINT= .lock-venv/bin/python -m pip install -q --upgrade pip hatchling -e '.[test,postgres]'
+	PIP_CONSTRAINT= .lock-venv/bin/python -m pip install -q --upgrade pip hatchling rjsmin rcssmin -e '.[test,postgres]'
 	(echo "# Made by \`make lock\`: every package the app, its tests and its build use, pinned."; \
 	 .lock-venv/bin/python -m pip freeze --all --exclude-editable | grep -v '^setuptools==') > constraints.txt
 	rm -rf .lock-venv

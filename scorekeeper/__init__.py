@@ -24,7 +24,6 @@ from .store import db as database
 from .store import news, scope
 from .store.db import db
 from .store.models import ROW_NUMBER_MAX
-from .web import minify
 
 __all__ = ["StartupError", "create_app", "database_url", "proxy_count"]
 csrf = CSRFProtect()
@@ -88,7 +87,6 @@ def create_app(
     register_blueprints(app)
     sites.init_app(app)
     group_scope.init_app(app)
-    minify.init_app(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     with app.app_context():
         try:

@@ -1,6 +1,6 @@
 """Count the taps a player needs to record worked example 1 and a moon, and weigh the table page.
 
-    python scripts/bench_taps.py
+    python scripts/bench_taps.py [--as-written]
 
 Opens a new 4-player game in headless Chromium at phone size, records hearts
 4,0,9,0 with the Q♠ to seat 1, tapping only what differs from what the form
@@ -11,13 +11,17 @@ way. Then prints the bytes of HTML, CSS and JS the table page transfers on first
 load, the service worker script included. Not counted: what the page loads when
 it is first wanted (the save pipeline when a hand is begun, save.js and
 hand-life.js; a moon's panel, Undo, a conflict, and the outbox when offline),
-which the worker keeps for later.
+which the worker keeps for later. The scripts and stylesheets are weighed as a
+host's install serves them: the wheel is built (hatch_build.py minifies them)
+and its static/ served; with --as-written, the clone's own.
 """
 
 import gzip
 import re
+import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
@@ -55,9 +59,23 @@ def record(page, hand) -> int:
     return taps
 
 
+def shipped_static(folder: Path) -> Path:
+    """The static/ folder of a wheel built from this clone, unpacked into folder."""
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", str(folder), str(root)], check=True
+    )
+    (wheel,) = folder.glob("scorekeeper-*.whl")
+    with zipfile.ZipFile(wheel) as built:
+        built.extractall(folder, [name for name in built.namelist() if name.startswith("scorekeeper/static/")])
+    return folder / "scorekeeper" / "static"
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite", "SECRET_KEY": "bench"})
+        if "--as-written" not in sys.argv:
+            app.static_folder = str(shipped_static(Path(tmp)))
         game = app.test_client().post("/api/games", json={"players": PLAYERS}).json
         with served(app) as base, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

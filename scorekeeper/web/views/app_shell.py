@@ -24,7 +24,6 @@ from ...rules.describe import card_name
 from ...security import guard
 from ...security.group_scope import any_page, site_page
 from ...service import games, serialize
-from .. import minify
 
 bp = Blueprint("app_shell", __name__)
 bp.add_app_template_global(script_words.script_words)
@@ -207,8 +206,7 @@ def service_worker() -> Response:
     sign_in = url_for("signing.sign_in")
     language = str(get_locale())
     worker = render_template("app_shell/sw.js", version=version, shell=shell, sign_in=sign_in, language=language)
-    body = minify.script(worker)
-    answer = Response(body, mimetype="text/javascript")
+    answer = Response(worker, mimetype="text/javascript")
     answer.headers["Cache-Control"] = "no-cache"
     return answer
 
