@@ -1,0 +1,57 @@
+"""The fourth evening's table (issue 40): what still bothered players with cards in one hand and a phone in the
+other, each read at 360 x 740 and sideways, light and dark, in English and German."""
+
+import re
+
+import pytest
+from browser import SMALL_PHONE
+from playwright.sync_api import Browser, Page, expect
+from test_browser_groups import open_server, start_a_group  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.browser
+
+LANDSCAPE = {**SMALL_PHONE, "viewport": {"width": 740, "height": 360}}
+# Each case a phone: its shape, its scheme, its language (English light upright, German dark sideways, ...).
+PHONES = [
+    pytest.param(SMALL_PHONE, "light", "en-US", id="360-light-en"),
+    pytest.param(SMALL_PHONE, "dark", "de-DE", id="360-dark-de"),
+    pytest.param(LANDSCAPE, "dark", "en-US", id="landscape-dark-en"),
+    pytest.param(LANDSCAPE, "light", "de-DE", id="landscape-light-de"),
+]
+
+
+def group_game(browser: Browser, base: str, players: list[str]) -> str:
+    """A group started as a phone starts one, and a game in it: the game's table page."""
+    context = browser.new_context(**SMALL_PHONE)
+    page = context.new_page()
+    group = start_a_group(page, base, "Thursday")
+    answer = page.request.post(group + "api/games", data={"players": players})
+    assert answer.status == 201, answer.text()
+    game = answer.json()["id"]
+    context.close()
+    return f"{group}games/{game}"
+
+
+def page_width(page: Page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_the_follow_address_of_a_group_wraps_and_save_stays_on_screen(browser, open_server, shape, scheme, locale):  # noqa: F811
+    """Point 1: a group's follow address (…/g/<key>/f/1) is longer than a phone is wide."""
+    table = group_game(browser, open_server, ["Ann", "Ben", "Cat", "Dan"])
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(table)
+    page.locator(".share summary").click()
+    address = page.locator(".share p a")
+    expect(address).to_be_visible()
+    assert re.search(r"/g/[A-Za-z0-9_-]{24}/f/\d+$", address.inner_text())
+    width = shape["viewport"]["width"]
+    assert page_width(page) <= width
+    box = address.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    save = page.locator(".save-bar button[type=submit]").first
+    save_box = save.bounding_box()
+    assert save_box is not None and save_box["y"] + save_box["height"] <= shape["viewport"]["height"]
+    context.close()
