@@ -11,9 +11,10 @@ class Standing:
     seat: int
     total: int
     place: int  # 1 for the lowest total; equal totals share a place
-    leads: bool  # lowest total, once a hand has been played
+    leads: bool  # lowest total, once a hand has been played, while the game goes on
     closest: bool  # highest total, once a hand has been played: nearest the target
     to_go: int | None  # points before this total reaches the target; None once it has (a tie played on)
+    wins: bool = False  # a winner of the finished game (several when the house rules share a tie)
 
 
 def places(totals: Sequence[int]) -> tuple[int, ...]:
@@ -38,17 +39,24 @@ def standings(state: GameState) -> list[Standing]:
 
     >>> [s.to_go for s in standings(replay(4, HouseRules(target=20), [Hand((0, 0, 9, 4), 2)]))]
     [20, 20, None, 16]
+
+    Once the game is over, nobody leads: its winners have won.
+
+    >>> over = replay(4, HouseRules(target=20), [Hand((0, 0, 9, 4), 2), Hand((0, 1, 9, 3), 0)])
+    >>> [(s.leads, s.wins) for s in standings(over)]
+    [(False, False), (False, True), (False, False), (False, False)]
     """
-    played = bool(state.hands)
+    played, finished = bool(state.hands), state.finished
     highest, ranks, target = max(state.totals), places(state.totals), state.rules.target
     return [
         Standing(
             seat,
             total,
             ranks[seat],
-            played and ranks[seat] == 1,
+            played and not finished and ranks[seat] == 1,
             played and total == highest,
             target - total if total < target else None,
+            finished and seat in state.outcome.winners,
         )
         for seat, total in enumerate(state.totals)
     ]

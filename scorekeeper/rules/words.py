@@ -34,16 +34,21 @@ def pass_line(direction: str, cards: int) -> str:
 
 
 def standing_tag(standing: "Standing", target: int) -> str:
-    """What the scoreboard says under a total: who leads, every total past the target, and how far the total nearest
-    the target has to go.
+    """What the scoreboard says under a total: the lowest (not "leads", which a player reads as leading the first
+    trick), every total past the target, and how far the total nearest the target has to go; once the game is
+    over, who won.
 
     >>> from .standings import Standing
     >>> [standing_tag(Standing(0, total, 1, leads, closest, to_go), 100) for total, leads, closest, to_go in
     ...  [(40, True, False, 60), (93, False, True, 7), (107, False, True, None), (104, False, False, None)]]
-    ['♛ leads', '7 to go', 'past 100', 'past 100']
+    ['♛ lowest', '7 to go', 'past 100', 'past 100']
+    >>> standing_tag(Standing(0, 40, 1, False, False, 60, wins=True), 100)
+    '♛ wins'
     """
+    if standing.wins:
+        return _("♛ wins")
     if standing.leads:
-        return _("♛ leads")
+        return _("♛ lowest")
     if standing.to_go is None:  # every total past the target says so, not the highest alone
         return _("past %(target)d", target=target)
     if not standing.closest:

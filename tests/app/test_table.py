@@ -343,7 +343,7 @@ def test_forms_need_the_csrf_token(tmp_path):
 
 def test_the_scoreboard_marks_the_leader_and_who_is_closest_to_the_target(client, game):
     page = client.get(game).get_data(as_text=True)
-    assert "♛ leads" not in page and "to go" not in page  # nobody leads before the first hand
+    assert "♛ lowest" not in page and "to go" not in page  # nobody leads before the first hand
     client.post(game + "/hands", data=hand_form([4, 0, 9, 0], 1, 1))  # 4, 13, 9, 0
     page = client.get(game).get_data(as_text=True)
     tiles = re.findall(
@@ -353,7 +353,7 @@ def test_the_scoreboard_marks_the_leader_and_who_is_closest_to_the_target(client
         ("Ann", [], ""),
         ("Ben", ["closest"], "87 to go"),
         ("Cat", [], ""),
-        ("Dan", ["leader"], "♛ leads"),
+        ("Dan", ["leader"], "♛ lowest"),
     ]
 
 
@@ -365,7 +365,7 @@ def test_every_total_past_the_target_says_so_not_the_highest_alone(client):
         client.post(f"/api/games/{made['id']}/hands", json={"hearts": hearts, "queen": queen})
     page = client.get(f"/games/{made['id']}").get_data(as_text=True)
     tags = dict(re.findall(r'<span class="name">(\w+)</span>.*?<span class="tag">(.*?)</span>', page, re.S))
-    assert tags == {"Ann": "♛ leads", "Ben": "♛ leads", "Cat": "past 20", "Dan": "past 20"}
+    assert tags == {"Ann": "♛ lowest", "Ben": "♛ lowest", "Cat": "past 20", "Dan": "past 20"}
 
 
 @pytest.fixture

@@ -66,7 +66,7 @@ def test_a_total_past_the_target_in_a_tie_says_so_and_not_how_far_it_has_to_go(p
         page.goto(live_server + path)
         expect(page.get_by_role("status").filter(has_text="Tie for the lowest total")).to_be_visible()
         tags = page.locator(".scoreboard .tag")
-        expect(tags).to_have_text(["♛ leads", "♛ leads", "past 50", "", "♛ leads"])
+        expect(tags).to_have_text(["♛ lowest", "♛ lowest", "past 50", "", "♛ lowest"])
         page.close()
 
 

@@ -55,3 +55,30 @@ def test_the_follow_address_of_a_group_wraps_and_save_stays_on_screen(browser, o
     save_box = save.bounding_box()
     assert save_box is not None and save_box["y"] + save_box["height"] <= shape["viewport"]["height"]
     context.close()
+
+
+CROWN = {"en-US": ("♛ lowest", "♛ wins"), "de-DE": ("♛ vorn", "♛ gewinnt")}
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_the_crown_says_lowest_while_playing_and_wins_once_over(browser, client, live_server, shape, scheme, locale):
+    """Point 6: "♛ leads" beside "The 2♣ leads." read as who leads the first trick, and it stayed under the winner
+    once the game was over."""
+    lowest, wins = CROWN[locale]
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"], "rules": {"target": 20}}).json
+    hands = f"/api/games/{made['id']}/hands"
+    client.post(hands, json={"hearts": [0, 0, 9, 4], "queen": 2})  # 0, 0, 22, 4: Ann and Ben lowest
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}")
+    tags = page.locator(".scoreboard .tag")
+    expect(tags).to_have_text([lowest, lowest, re.compile(r"20"), ""])
+    expect(page.locator(".scoreboard")).not_to_contain_text(re.compile("leads|führt"))
+    follower = context.new_page()
+    follower.goto(f"{live_server}/games/{made['id']}/follow")
+    expect(follower.locator(".scoreboard .tag")).to_have_text([lowest, lowest, re.compile(r"20"), ""])
+    client.post(hands, json={"hearts": [0, 1, 9, 3], "queen": 0})  # 13, 1, 31, 7: Ben wins
+    expect(follower.locator(".scoreboard .tag")).to_have_text(["", wins, re.compile(r"20"), ""])  # told
+    expect(follower.locator(".scoreboard li.leader")).to_have_count(1)
+    expect(follower.locator(".scoreboard")).not_to_contain_text(lowest)
+    context.close()
