@@ -131,14 +131,14 @@ THREE = ["Anneliese", "Christopher", "Maximilian"]
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_three_players_names_that_fit_are_not_cut(phone, client, live_server, scheme):
     """Issue 26, point 12: with three players a 360 px phone has room for "Anneliese", and shows it whole, each
-    name chip on one line."""
+    name chip on one line. Since issue 40, point 3, the scoreboard and the card chips show every name whole."""
     game = client.post("/api/games", json={"players": THREE}).json
     client.post(f"/api/games/{game['id']}/hands", json={"hearts": [5, 4, 4], "queen": 1})
     page = phone(f"{live_server}/games/{game['id']}", scheme)
     names = page.locator(".scoreboard .name")
-    assert [shown_text(name) for name in names.all()] == ["Anneliese", "Christop…", "Maximili…"]
+    assert [shown_text(name) for name in names.all()] == THREE
     chips = page.locator("#queen .chip-row > label > span")
-    assert [shown_text(chip) for chip in chips.all()] == ["Anneliese", "Christop…", "Maximili…"]
+    assert [shown_text(chip) for chip in chips.all()] == THREE
     for chip in chips.all():
         assert chip.bounding_box()["height"] < 50  # one line of a 44 px chip, not two
     assert shown_text(page.locator(".hands thead th").nth(1)) == "Anneliese"

@@ -82,3 +82,32 @@ def test_the_crown_says_lowest_while_playing_and_wins_once_over(browser, client,
     expect(follower.locator(".scoreboard li.leader")).to_have_count(1)
     expect(follower.locator(".scoreboard")).not_to_contain_text(lowest)
     context.close()
+
+
+# Each name chip and scoreboard name: its text, whether a box cuts it, its type size against the body's.
+NAMES_SHOWN = """selector => [...document.querySelectorAll(selector)].map(box => ({
+  text: box.innerText.replace(/\\s+/g, " ").trim(),
+  cut: box.scrollWidth > box.clientWidth + 0.5 || box.scrollHeight > box.clientHeight + 0.5,
+  size: parseFloat(getComputedStyle(box).fontSize) / parseFloat(getComputedStyle(document.body).fontSize),
+  inside: box.getBoundingClientRect().right <= box.parentElement.getBoundingClientRect().right + 0.5,
+}))"""
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_card_chips_and_the_scoreboard_show_alike_names_whole(browser, client, live_server, shape, scheme, locale):
+    """Point 3: five long, alike names showed as "Alex…dra / Alex…der / Christi… / Christo…" on the Q♠ and J♦
+    chips (the evening's one slip: the J♦ given to Christina, not Christopher), and 11.4 px on the scoreboard."""
+    names = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]
+    made = client.post("/api/games", json={"players": names, "rules": {"omnibus": True}}).json
+    client.post(f"/api/games/{made['id']}/hands", json={"hearts": [4, 0, 9, 0, 0], "queen": 1, "jack": 3})
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}")
+    for card in ("#queen", "#jack"):
+        chips = page.evaluate(NAMES_SHOWN, f"{card} .chip-row > label > span")
+        assert [chip["text"] for chip in chips] == names, card
+        assert not any(chip["cut"] for chip in chips), chips
+    board = page.evaluate(NAMES_SHOWN, ".scoreboard .name")
+    assert [name["text"].replace(" ", "") for name in board] == names
+    assert all(name["size"] >= 1 and name["inside"] and not name["cut"] for name in board), board
+    context.close()
