@@ -45,11 +45,28 @@ function handForm(form, hooks) {
     };
   }
 
+  // The last row left fills itself in, once, and says so beside its name. It then counts as entered: a later tap
+  // on another row does not move it out of sight; the hearts no longer add up, and the line above Save says so.
   function fillLast() {
     var last = entries.lastRow(entry(), rules);
     if (!last) return;
     var chip = form.querySelector('input[name="hearts-' + last.seat + '"][value="' + last.count + '"]');
-    if (chip) chip.checked = true;
+    if (!chip) return;
+    chip.checked = true;
+    touched[last.seat] = true;
+    var note = document.createElement("span");
+    note.className = "filled-note";
+    note.setAttribute("aria-hidden", "true"); // the row keeps its name ("Hearts taken by Eve"); the eyes are told
+    note.textContent = _("filled in");
+    row(last.seat).classList.add("filled");
+    row(last.seat).querySelector("legend").append(" ", note);
+  }
+  // A tap on the row filled in (or a new hand) makes it the player's own again.
+  function unfill(seat) {
+    form.querySelectorAll(seat === undefined ? ".hearts.filled" : "#hearts-" + seat + ".filled").forEach(function (field) {
+      field.classList.remove("filled");
+      field.querySelectorAll(".filled-note").forEach(function (note) { note.previousSibling.remove(); note.remove(); });
+    });
   }
 
   function moonOn() {
@@ -169,6 +186,7 @@ function handForm(form, hooks) {
     touched = {};
     lastRow = 0;
     held = false;
+    unfill();
     hideMoon();
     unmark();
     check();
@@ -196,7 +214,7 @@ function handForm(form, hooks) {
     if (event.target.name === "moon_option") pickedByHand = true;
     if (hooks.tapped) hooks.tapped();
     var tappedRow = /^hearts-(\d+)$/.exec(event.target.name);
-    if (tappedRow) { touched[tappedRow[1]] = true; lastRow = Number(tappedRow[1]); fillLast(); }
+    if (tappedRow) { unfill(tappedRow[1]); touched[tappedRow[1]] = true; lastRow = Number(tappedRow[1]); fillLast(); }
     check();
   }
   form.addEventListener("click", tapped);

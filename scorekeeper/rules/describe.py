@@ -211,10 +211,15 @@ def differences(rules: HouseRules, players: int) -> list[str]:
     ['Play to: 50', 'Passing: Always pass right', 'Black Maria: the K♠ scores 10 and the A♠ 7']
     >>> differences(HouseRules(pass_cycle="left-right-across-hold"), 4)
     []
+
+    The moon in this game's own words (the new-game form's also says what it is worth in others):
+
+    >>> differences(HouseRules(moon="subtract"), 4)
+    ['Shooting the moon: the shooter −26 (not below 0)']
     """
     classic = HouseRules(pass_cycle=default_pass_cycle(players))
     values = {"target": str(rules.target), "pass_cycle": pass_cycle_choices()[rules.pass_cycle],
-              "moon": moon_choices()[rules.moon], "tie": _(words.TIE_CHOICES[rules.tie]),
+              "moon": moon_words(rules).sentence(rules.moon).rstrip("."), "tie": _(words.TIE_CHOICES[rules.tie]),
               "subtract_floor": switch_answers()["subtract_floor"][rules.subtract_floor]}  # fmt: skip
     labels = switch_labels()
     said = []

@@ -133,19 +133,29 @@ class MoonWords:
     def mark(self, moon: "Moon") -> str:
         """A moon in the list of hands and on the sheet: what it really moved.
 
+        It sits in the shooter's column: what the others got says so, not to be read as the shooter's score.
+
         >>> from .hands import Moon
         >>> [MoonWords(26, True).mark(Moon(0, option, points)) for option, points in [("add", 26), ("subtract", 19)]]
-        ['+26', '−19']
+        ['others +26', '−19']
         """
         if moon.option == "sun":
             return _(MOON_OPTION_WORDS["sun"])
-        return signed(moon.points if moon.option == "add" else -moon.points)
+        if moon.option == "add":
+            return _("others %(plus)s", plus=signed(moon.points))
+        return signed(-moon.points)
 
     def house_rule(self, rule: str) -> str:
-        """The moon panel under a fixed moon rule."""
+        """The moon panel under a fixed moon rule.
+
+        >>> MoonWords(26, True, off=10).house_rule("subtract")
+        'House rule: the shooter gets −10.'
+        """
         if rule == "add":
-            return _("everyone else gets %(plus)s", plus=self.plus)
-        return _("the shooter gets %(minus)s", minus=self.minus)
+            said = _("everyone else gets %(plus)s", plus=self.plus)
+        else:
+            said = _("the shooter gets %(minus)s", minus=self.minus)
+        return _("House rule: %(rule)s.", rule=said)
 
     def save_label(self, option: str, shooter: str) -> str:
         """After "Save hand ·": what the option chosen does."""

@@ -111,3 +111,67 @@ def test_card_chips_and_the_scoreboard_show_alike_names_whole(browser, client, l
     assert [name["text"].replace(" ", "") for name in board] == names
     assert all(name["size"] >= 1 and name["inside"] and not name["cut"] for name in board), board
     context.close()
+
+
+FILLED = {"en-US": ("filled in", "12 of 13 hearts: 1 missing"), "de-DE": ("ergänzt", "12 von 13 Herzen: 1 fehlt")}
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_a_row_filled_in_says_so_and_a_later_tap_does_not_move_it(browser, client, live_server, shape, scheme, locale):
+    """Point 2: 4, 5, 3, 1 tapped for four of five players filled the fifth with 0; the first changed to 3, the
+    fifth became 1 off screen while the line still said "13 of 13 hearts"."""
+    note, short = FILLED[locale]
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan", "Eve"]}).json
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}")
+    expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
+
+    def tap(seat: int, count: int) -> None:
+        page.locator(f"#hearts-{seat} .chip-row > label").nth(count).click()
+
+    for seat, count in enumerate([4, 5, 3, 1]):
+        tap(seat, count)
+    fifth = page.locator("#hearts-4")
+    expect(fifth.locator("input[value='0']")).to_be_checked()
+    expect(fifth.locator("legend .filled-note")).to_have_text(note)
+    tap(0, 3)
+    expect(fifth.locator("input[value='0']")).to_be_checked()  # not moved to 1 out of sight
+    expect(page.locator("#live-check")).to_have_text(short)
+    expect(fifth.locator(".filled-note")).to_be_visible()
+    tap(4, 1)  # the player's own now
+    expect(fifth.locator(".filled-note")).to_have_count(0)
+    expect(page.locator("#live-check")).to_contain_text("13")
+    context.close()
+
+
+MOON = {
+    "en-US": ("House rule: the shooter gets −10.", "the shooter −26 (not below 0)", "others +26"),
+    "de-DE": ("Hausregel: der Schütze bekommt −10.", "der Schütze −26 (nicht unter 0)", "andere +26"),
+}
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_the_moon_is_said_with_the_floor_and_its_mark_says_whose(browser, client, live_server, shape, scheme, locale):
+    """Point 10: with the floor on, a shooter at 10 who subtracts loses 10, not 26, but the hand's note said −26
+    and the house rules line said "−26 (−43 with Black Maria)" in a game without it; "☾ +26" in the shooter's own
+    column read as the shooter's score."""
+    note, house, mark = MOON[locale]
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"], "rules": {"moon": "subtract"}}).json
+    client.post(f"/api/games/{made['id']}/hands", json={"hearts": [10, 0, 3, 0], "queen": 3})  # Ann at 10
+    other = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json
+    client.post(f"/api/games/{other['id']}/hands", json={"hearts": [0, 13, 0, 0], "queen": 1, "moon_option": "add"})
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}")
+    expect(page.locator("#rules-in-play")).to_contain_text(house)
+    expect(page.locator("#rules-in-play")).not_to_contain_text("43")
+    expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
+    page.locator("#hearts-0 .chip-row > label").nth(13).click()
+    page.locator("#queen .chip-row > label").nth(0).click()
+    expect(page.locator("#moon-panel")).to_be_visible()
+    expect(page.locator("#moon-panel p")).to_have_text(note)
+    page.goto(f"{live_server}/games/{other['id']}")
+    shooter = page.locator(".hands tbody tr").last.locator("td").nth(1)
+    expect(shooter.locator(".moon")).to_have_text(f"☾ {mark}")
+    context.close()

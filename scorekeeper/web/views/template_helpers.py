@@ -69,6 +69,7 @@ def page_helpers() -> dict[str, object]:
         "standing_tag": rules.words.standing_tag,
         "hand_rules": hand_rules,
         "subtract_words": subtract_words,
+        "house_moon_words": house_moon_words,
         "rule_differences": rules.differences,
         "cycle_players": rules.house.cycle_players,
         "action": LocalProxy(lambda: ActionForm(formdata=None)),
@@ -94,6 +95,12 @@ def pass_line(direction: str) -> str:
 def subtract_words(house: rules.HouseRules, before: Sequence[int]) -> list[str]:
     """The moon panel's subtract option for each seat that may shoot, the floor's amount in it."""
     return [rules.moon_words(house, total).options["subtract"] for total in before]
+
+
+def house_moon_words(house: rules.HouseRules, before: Sequence[int]) -> list[str]:
+    """The moon panel's words under a house rule that always subtracts, for each seat that may shoot: with the
+    floor, a shooter at 10 loses 10, not 26."""
+    return [rules.moon_words(house, total).house_rule("subtract") for total in before]
 
 
 def hand_rules(house: rules.HouseRules, before: Sequence[int] | None = None) -> dict[str, object]:
