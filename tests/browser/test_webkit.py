@@ -132,8 +132,9 @@ def tap(driver, find) -> None:
 
 
 def chip(driver, legend: str, value: object) -> WebElement:
-    """The radio ``value`` of the group whose legend reads ``legend``."""
-    group = f"//fieldset[normalize-space(legend)='{legend}']"
+    """The radio ``value`` of the group whose legend reads ``legend`` (and "filled in", on a row the form filled)."""
+    filled = "normalize-space(legend/span[@class='filled-note'])"
+    group = f"//fieldset[normalize-space(legend)='{legend}' or normalize-space(legend)=concat('{legend} ', {filled})]"
     return driver.find_element(By.XPATH, f"{group}//input[@value='{value}']")
 
 
