@@ -27,11 +27,3 @@ def test_the_reviews_hand_by_hand_scrolls_in_its_box_with_a_hint(phone, alike, l
     assert box.evaluate(scrolled)  # the keys scroll it
     violations = Axe().run(page).response["violations"]
     assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == []
-
-
-@pytest.mark.parametrize("locale", ["en-GB", "de-DE"], ids=["english", "german"])
-def test_the_rule_books_house_rules_fit_a_small_phone(phone, live_server, locale):
-    page = phone(live_server + "/rules", locale=locale)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    rules = page.locator(".doc table").filter(has_text="pass_cycle")
-    assert rules.evaluate("table => table.scrollWidth <= table.clientWidth")

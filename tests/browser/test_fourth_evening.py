@@ -175,3 +175,28 @@ def test_the_moon_is_said_with_the_floor_and_its_mark_says_whose(browser, client
     shooter = page.locator(".hands tbody tr").last.locator("td").nth(1)
     expect(shooter.locator(".moon")).to_have_text(f"☾ {mark}")
     context.close()
+
+
+# The codes inside the rule book's house rules, and each table's width beside the width it has.
+RULE_BOOK = """() => {
+  const heading = document.getElementById("house-rules");
+  let codes = 0;
+  for (let next = heading.nextElementSibling; next && next.tagName !== "H2"; next = next.nextElementSibling) {
+    codes += next.querySelectorAll("code").length + (next.tagName === "TABLE" ? 1 : 0);
+  }
+  return { codes, tables: [...document.querySelectorAll(".doc table")].map(t => [t.scrollWidth, t.clientWidth]) };
+}"""
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_the_rule_book_speaks_the_forms_words_and_every_table_fits(browser, live_server, shape, scheme, locale):
+    """Point 11: the German rule book showed 28 API codes in its house rules (`pass_cycle`, `left-right-across-hold`,
+    `subtract_floor`, …) and a table 413 px wide on a 360 px screen."""
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/rules")
+    read = page.evaluate(RULE_BOOK)
+    assert read["codes"] == 0
+    assert read["tables"] and all(wide <= room for wide, room in read["tables"]), read["tables"]
+    assert page_width(page) <= shape["viewport"]["width"]
+    context.close()
