@@ -68,7 +68,7 @@ def test_review_shows_hands_chart_and_summary(table, client):
     for name in ("Ann", "Ben", "Cat", "Dan"):
         assert f"</span>{name}</li>" in page
     assert page.count(">0♥ Q♠") == 2 and page.count(">13♥ Q♠") == 1 and page.count(">4♥ Q♠") == 1  # hands 1+3, 2, 4
-    assert "☾ others +26" in page
+    assert '☾ <span class="mark">others +26</span>' in page
 
 
 def test_review_of_a_game_without_hands(table, client):

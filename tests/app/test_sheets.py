@@ -70,7 +70,8 @@ def test_filled_sheet_shows_hands_moons_and_totals(table, client):
     play(table, [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1, "subtract")])
     page = client.get(f"/games/{table.game_id}/sheet").get_data(as_text=True)
     assert '<td>4</td><td class="total">4</td>' in page
-    assert '<span class="moon" title="shot the moon">☾ −13</span>' in page  # Ben had 13: the floor takes 13 off, not 26
+    # Ben had 13: the floor takes 13 off, not 26
+    assert '<span class="moon" title="shot the moon">☾ <span class="mark">−13</span></span>' in page
     assert "In progress after 2 hands" in page
     assert page.count("<tr>") == 2 + 20  # the hands still to play are blank rows
 

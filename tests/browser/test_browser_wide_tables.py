@@ -1,5 +1,5 @@
 """Tables wider than a small phone (issue 26, point 13): the review's hand by hand scrolls in its own box, says so,
-and takes the keyboard; the rule book's house rules fit 360 px, in German too."""
+and takes the keyboard (the rule book: tests/browser/test_fourth_evening.py)."""
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe

@@ -200,3 +200,36 @@ def test_the_rule_book_speaks_the_forms_words_and_every_table_fits(browser, live
     assert read["tables"] and all(wide <= room for wide, room in read["tables"]), read["tables"]
     assert page_width(page) <= shape["viewport"]["width"]
     context.close()
+
+
+CUT_CELLS = """selector => [...document.querySelectorAll(selector)]
+  .filter(cell => cell.scrollWidth > cell.clientWidth + 0.5).map(cell => cell.textContent.trim())"""
+# Where the row's number is, against the left edge of the box it scrolls in.
+NUMBER_AT = """box => box.querySelector("tbody th").getBoundingClientRect().left - box.getBoundingClientRect().left"""
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_the_sheet_preview_and_the_review_fit_a_phone(browser, client, live_server, shape, scheme, locale):
+    """Point 9: the sheet's preview with five players cut its last column ("−10" as "−1("); the review's hand by
+    hand was 384 px wide for four players on a 360 px phone, and its first column scrolled away."""
+    five = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]
+    made = client.post("/api/games", json={"players": five, "rules": {"omnibus": True}}).json
+    for hearts, queen, option in [([4, 0, 9, 0, 0], 1, None), ([0, 13, 0, 0, 0], 1, "add"), ([2, 3, 4, 4, 0], 0, None)]:
+        client.post(f"/api/games/{made['id']}/hands", json={"hearts": hearts, "queen": queen, "jack": 4,
+                                                           "moon_option": option})  # fmt: skip
+    four = client.post("/api/games", json={"players": five[:4]}).json
+    for hearts, queen in [([4, 0, 9, 0], 1), ([2, 3, 4, 4], 0), ([0, 0, 1, 12], 3)]:
+        client.post(f"/api/games/{four['id']}/hands", json={"hearts": hearts, "queen": queen})
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}/sheet")
+    assert page.evaluate(CUT_CELLS, ".sheet td, .sheet th") == []
+    assert page_width(page) <= shape["viewport"]["width"]
+    page.goto(f"{live_server}/games/{four['id']}/review")
+    box = page.locator(".review .scroll")
+    assert box.evaluate("box => box.scrollWidth <= box.clientWidth")  # four players: every column in sight
+    expect(page.locator(".review .swipe")).to_have_count(0)
+    page.goto(f"{live_server}/games/{made['id']}/review")
+    box.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+    assert abs(box.evaluate(NUMBER_AT)) < 1  # the hand's number stays at the left edge
+    context.close()
