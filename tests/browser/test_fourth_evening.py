@@ -233,3 +233,41 @@ def test_the_sheet_preview_and_the_review_fit_a_phone(browser, client, live_serv
     box.evaluate("box => { box.scrollLeft = box.scrollWidth; }")
     assert abs(box.evaluate(NUMBER_AT)) < 1  # the hand's number stays at the left edge
     context.close()
+
+
+YOUR_GROUPS = {"en-US": "Your groups on this phone", "de-DE": "Deine Gruppen auf diesem Handy"}
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_a_group_page_names_the_group_follows_new_games_and_is_offered_again(
+    browser,
+    open_server,
+    shape,
+    scheme,
+    locale,  # noqa: F811
+):
+    """Point 5: the page a shared link opens did not say which group it is; a second phone's list did not show a
+    game the first started until reloaded; at the server's root (a bookmark) the phone could only start a second
+    group."""
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    starter = context.new_page()
+    starter.goto(open_server + "/")
+    starter.locator("form.start-group input[name=name]").fill("Thursday")
+    starter.locator("form.start-group button[type=submit]").click()
+    expect(starter.locator("h1")).to_have_text("Thursday")
+    link = starter.locator("a.group-link").get_attribute("href") or ""
+    other = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    phone = other.new_page()
+    phone.goto(link)  # the shared link: the group's games
+    expect(phone.locator("h1")).to_have_text("Thursday")
+    answer = starter.request.post(link + "api/games", data={"players": ["Ann", "Ben", "Cat", "Dan"]})
+    assert answer.status == 201
+    expect(phone.locator("#games .game-card")).to_contain_text("Ann · Ben · Cat · Dan", timeout=25000)  # unreloaded
+    phone.goto(open_server + "/")
+    offered = phone.locator("#your-groups")
+    expect(offered.locator("h2")).to_have_text(YOUR_GROUPS[locale])
+    offered.get_by_role("link", name="Thursday").click()
+    expect(phone.locator("h1")).to_have_text("Thursday")
+    assert phone.url == link
+    other.close()
+    context.close()

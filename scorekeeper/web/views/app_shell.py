@@ -51,6 +51,7 @@ SHELL_FILES = (
         "offline-hands.js",
         "conflict.js",
         "words.js",
+        "groups.js",
     ),
     "icons/icon-192.png",
 )

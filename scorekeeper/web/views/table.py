@@ -43,7 +43,8 @@ def home() -> str | tuple[str, int]:
     playing, _ = games.list_games(20, finished=False)
     finished, _ = games.list_games(5, finished=True)
     cards = [(loaded, started(loaded.created_at), leader_words(loaded)) for loaded in playing]
-    return render_template("table/home.html", playing=cards, finished=finished, open_server=is_open(current_app))
+    return render_template("table/home.html", playing=cards, finished=finished, open_server=is_open(current_app),
+                           group=current_group())  # fmt: skip
 
 
 def started(when: datetime) -> str:
