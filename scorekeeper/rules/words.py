@@ -74,6 +74,11 @@ def tie_break() -> str:
     return _("Tie for the lowest total: play goes on until one player alone is lowest.")
 
 
+def tie_break_brief() -> str:
+    """The same, where it is read from across a table (the table display turned sideways)."""
+    return _("Tie for the lowest: play on.")
+
+
 def cycle_choice(cycle: tuple[str, ...], players: int | None) -> str:
     """A pass cycle as the new-game form offers it.
 

@@ -209,7 +209,7 @@ def test_a_moon_shows_both_options_with_advice_then_records_the_choice(client, g
     assert 'data-advised="subtract" hidden' in page and 'data-advised="add" hidden' not in page
     client.post(game + "/hands", data=hand_form([0, 13, 0, 0], 1, 2, moon_option="subtract"))
     assert client.get("/api/games/1").json["totals"] == [4, 0, 9, 0]
-    assert "☾ −13" in client.get(game).get_data(as_text=True)  # Ben had 13: the floor takes 13 off, not 26
+    assert '☾ <span class="mark">−13</span>' in client.get(game).get_data(as_text=True)  # the floor: 13 off, not 26
 
 
 def test_a_double_tap_saves_once_and_says_so(client, game):

@@ -4,11 +4,13 @@ other, each read at 360 x 740 and sideways, light and dark, in English and Germa
 import re
 
 import pytest
+import test_browser_groups
 from browser import SMALL_PHONE
 from playwright.sync_api import Browser, Page, expect
-from test_browser_groups import open_server, start_a_group  # noqa: F401 (a fixture)
+from test_browser_groups import start_a_group
 
 pytestmark = pytest.mark.browser
+open_server = test_browser_groups.open_server  # a fixture: an open server's base address
 
 LANDSCAPE = {**SMALL_PHONE, "viewport": {"width": 740, "height": 360}}
 # Each case a phone: its shape, its scheme, its language (English light upright, German dark sideways, ...).
@@ -37,7 +39,7 @@ def page_width(page: Page) -> int:
 
 
 @pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
-def test_the_follow_address_of_a_group_wraps_and_save_stays_on_screen(browser, open_server, shape, scheme, locale):  # noqa: F811
+def test_the_follow_address_of_a_group_wraps_and_save_stays_on_screen(browser, open_server, shape, scheme, locale):
     """Point 1: a group's follow address (…/g/<key>/f/1) is longer than a phone is wide."""
     table = group_game(browser, open_server, ["Ann", "Ben", "Cat", "Dan"])
     context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
@@ -244,7 +246,7 @@ def test_a_group_page_names_the_group_follows_new_games_and_is_offered_again(
     open_server,
     shape,
     scheme,
-    locale,  # noqa: F811
+    locale,
 ):
     """Point 5: the page a shared link opens did not say which group it is; a second phone's list did not show a
     game the first started until reloaded; at the server's root (a bookmark) the phone could only start a second
@@ -270,4 +272,44 @@ def test_a_group_page_names_the_group_follows_new_games_and_is_offered_again(
     expect(phone.locator("h1")).to_have_text("Thursday")
     assert phone.url == link
     other.close()
+    context.close()
+
+
+# The banner at least 14 px and as large as who deals, and the card still holding who leads.
+READ_ACROSS = """() => {
+  const card = document.querySelector("#board .next-hand"), size = e => parseFloat(getComputedStyle(e).fontSize);
+  const banner = card && card.querySelector(".banner"), deal = card && card.querySelector(".deal");
+  return banner && deal && size(banner) >= 14 && size(banner) >= size(deal) - 0.5
+    && card.scrollHeight <= card.clientHeight;
+}"""
+
+
+@pytest.mark.parametrize(("scheme", "locale"), [("light", "en-US"), ("dark", "de-DE")])
+def test_the_tie_break_banner_reads_across_the_table(browser, client, live_server, scheme, locale):
+    """Point 12: on the table display turned sideways, the tie-break banner was small text (10 px), hard to read
+    across a table; in the words it had, a larger type would push who leads out of its card."""
+    five = ["Alexandra", "Alexander", "Christina", "Christopher", "Maximilian"]
+    made = client.post("/api/games", json={"players": five, "rules": {"target": 20}}).json
+    for hearts, queen in [([0, 0, 9, 4, 0], 2), ([0, 0, 3, 10, 0], 3)]:  # three at 0 past 20: play goes on
+        client.post(f"/api/games/{made['id']}/hands", json={"hearts": hearts, "queen": queen})
+    context = browser.new_context(**LANDSCAPE, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}/follow")
+    expect(page.locator("#board .next-hand .banner")).to_be_visible()
+    page.wait_for_function(READ_ACROSS)  # the board may be drawn again as the stream tells it: the page's own check
+    context.close()
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), PHONES)
+def test_delete_sits_apart_from_the_score_sheet_in_past_games(browser, client, live_server, shape, scheme, locale):
+    """Point 12: in past games, "Delete" sat right beside "Score sheet"."""
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"]}).json
+    client.post(f"/api/games/{made['id']}/hands", json={"hearts": [4, 0, 9], "queen": 1})
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/history")
+    sheet = page.locator(".row-actions a").nth(1).bounding_box()
+    delete = page.locator(".row-actions a.warn").bounding_box()
+    assert sheet is not None and delete is not None
+    assert delete["x"] - (sheet["x"] + sheet["width"]) >= 28  # was 17 px: the gap between two links
     context.close()

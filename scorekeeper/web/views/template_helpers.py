@@ -63,6 +63,7 @@ def page_helpers() -> dict[str, object]:
         "PASSES": rules.words.PASSES,
         "MOON_OPTION_WORDS": LocalProxy(lambda: rules.words.in_language(rules.words.MOON_OPTION_WORDS)),
         "tie_break": rules.words.tie_break,
+        "tie_break_brief": rules.words.tie_break_brief,
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
         "pass_line": pass_line,
