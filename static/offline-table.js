@@ -4,7 +4,7 @@
 // scorekeeper/views/app_shell.py). Back online, the hands go in order and the page says how many went.
 import * as outbox from "./outbox.js";
 import * as conflicts from "./conflict.js";
-import { _, ngettext, pieces, total as shownTotal } from "./words.js";
+import { _, ngettext, total as shownTotal } from "./words.js";
 import { nextAfter as nextNumber } from "./hand-life.js";
 import * as hands from "./offline-hands.js";
 
@@ -90,15 +90,18 @@ function showNextHand(number) {
   var record = document.getElementById("record");
   if (record) record.textContent = _("Record hand %(number)d", { number: number });
   if (!section) return;
-  section.replaceChildren(element("h1", _("Hand %(number)d", { number: number })));
+  var heading = element("h1", _("Hand %(number)d", { number: number }));
+  section.replaceChildren(heading);
   if (!ahead) { section.appendChild(element("p", _("Who deals and passes shows again when back online."))); return; }
-  var deals = section.appendChild(element("p"));
-  var dealer = element("strong", names[ahead.dealer]);
-  deals.append.apply(deals, pieces(_("%(name)s deals. The holder of %(leads)s leads."), { name: dealer, leads: facts.lead }));
-  if (facts.removed.length) deals.append(" ", _("Remove the %(cards)s.", { cards: facts.removed_words }));
-  section.appendChild(element("p", ahead.pass, "pass")); // "Pass 3 cards across", in the rules' words
-  var list = section.appendChild(element("ul", undefined, "passes"));
-  ahead.passes.forEach(function (pair) { list.appendChild(element("li", names[pair[0]] + " → " + names[pair[1]])); });
+  // The server's layout and words (templates/table/_next_hand.html), worked out while online: the box keeps its shape.
+  var deal = heading.appendChild(element("span", undefined, "deal"));
+  deal.append(element("span", " · ", "sep"), ahead.deals, element("span", " · ", "vh"), element("span", ahead.way, "way"));
+  if (ahead.passes.length) {
+    var list = section.appendChild(element("ul", undefined, "passes"));
+    list.setAttribute("aria-label", ahead.pass); // "Pass 3 cards across", in the rules' words
+    ahead.passes.forEach(function (pair) { list.appendChild(element("li", facts.short[pair[0]] + " → " + facts.short[pair[1]])); });
+  }
+  section.appendChild(element("p", facts.lead_line, "leads"));
 }
 
 var saying = null; // "2 hands sent", until it has been up long enough

@@ -46,10 +46,10 @@ def test_hands_saved_offline_survive_a_reload_and_reach_the_server_once_in_order
     expect(page.locator('[data-total="1"]')).to_have_text("15")  # last known totals + the waiting hands' points
     expect(page.locator('[data-total="3"]')).to_have_text("21")
     next_hand = page.locator(".next-hand")  # hand 3 from the hands worked out while online
-    expect(next_hand).to_contain_text("Hand 3")
-    expect(next_hand).to_contain_text("Cat deals.")
-    expect(next_hand).to_contain_text("Pass 3 cards across")
-    expect(next_hand).to_contain_text("Ann → Cat")
+    # in the online page's layout and words (issue 40, point 12: offline it had full names and longer words)
+    expect(next_hand.locator("h1 .deal")).to_have_text(re.compile(r"· Cat deals · pass ↑ across$"))
+    expect(next_hand.locator(".passes li").first).to_have_text("Ann → Cat")
+    expect(next_hand.locator(".leads")).to_have_text("The 2♣ leads.")
     context.set_offline(False)
     expect(page.locator("tr.waiting")).to_have_count(0)
     expect(page.locator("#connection")).to_have_text("2 hands sent")  # back online, it says so

@@ -147,12 +147,17 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
         "removed": list(loaded.setup.removed),
         "lead": card_name(loaded.setup.leads),  # the two above in the table's words
         "removed_words": rules.words.listed([card_name(card) for card in loaded.setup.removed]),
+        "lead_line": loaded.setup.lead_line,
+        "short": [shown.narrow for shown in loaded.names],  # the pass pairs' names, as the page shows them
         "ahead": [
             {
                 "number": hand.number,
                 "dealer": hand.dealer,
                 "pass": rules.words.pass_line(hand.pass_direction, rules.PASS_CARDS),
                 "passes": hand.passes,
+                # The next hand's heading in the words the server's page has (templates/table/_next_hand.html).
+                "deals": gettext("%(name)s deals", name=loaded.players[hand.dealer]),
+                "way": way_words(hand.pass_direction, bool(hand.passes)),
             }
             for hand in loaded.state.hands_ahead(HANDS_AHEAD)
         ],
@@ -161,6 +166,14 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
         "record": url_for("api.record_hand", game_id=loaded.id),
         "game_url": url_for("api.game", game_id=loaded.id),
     }
+
+
+def way_words(direction: str, passing: bool) -> str:
+    """Which way the cards go, as the next hand's heading says it: "pass ← left", or no passing."""
+    if not passing:
+        return str(gettext("hold: no passing"))
+    way = rules.words.PASSES[direction]
+    return str(gettext("pass %(arrow)s %(where)s", arrow=way.arrow, where=way.short))
 
 
 def offline_moons(state: rules.GameState) -> list[dict[str, object]]:
