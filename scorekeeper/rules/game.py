@@ -4,15 +4,19 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HEARTS, Hand, in_play, moon_cards
+from .cards import HEARTS, Hand, hand_points, in_play, moon_cards
 from .errors import RuleError
 from .hands import MOON_OPTIONS, Moon, fixed_option, hand_scores, is_sun, moon_shooter
 from .house import HouseRules, dealer, pass_direction, pass_targets
 from .i18n import _
 
 OUTCOMES = ("wins", "shares", "goes-on", "loses")  # best first, for the shooter
-# No real game comes near this; an endless one would slow every page that replays it.
+# The most hands any game takes, however long its target (most_hands): an endless game would slow every page that
+# replays it, and an import of such games would hold the processor for minutes.
 MAX_HANDS = 500
+# A real game's length, over the hands it needs when no moon takes points back (most_hands).
+LONGEST_REAL_GAME = 3
+TIE_BREAK_HANDS = 10
 
 
 @dataclass(frozen=True)
@@ -105,11 +109,28 @@ def new_game(players: int, rules: HouseRules) -> GameState:
     return GameState(players, rules, (), (0,) * players, Outcome(False, (), False))
 
 
+def most_hands(players: int, rules: HouseRules) -> int:
+    """The most hands a game takes: three times the hands its target needs when no moon takes points back, and ten
+    more for ties (docs/rules.md, "The end of the game"). No real game comes near it.
+
+    Every hand gives out its points (26, 16 with the J♦), so by this hand some total has reached the target:
+
+    >>> most_hands(4, HouseRules()), most_hands(5, HouseRules(omnibus=True)), most_hands(3, HouseRules(target=1000))
+    (58, 106, 358)
+    >>> most_hands(5, HouseRules(target=1000, omnibus=True))
+    500
+    """
+    needed = -(-players * rules.target // hand_points(rules))  # rounded up
+    return min(MAX_HANDS, LONGEST_REAL_GAME * needed + TIE_BREAK_HANDS)
+
+
 def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
     """The state after one more hand; ``option`` overrides the hand's moon option."""
     upcoming = state.upcoming()
-    if len(state.hands) >= MAX_HANDS:
-        message = _("A game takes at most %(most)d hands, and this one has them all.", most=MAX_HANDS)
+    most = most_hands(state.players, state.rules)
+    if len(state.hands) >= most:
+        message = _("A game to %(target)d points takes at most %(most)d hands, more than any real game needs, and "
+                    "this one has them all.", target=state.rules.target, most=most)  # fmt: skip
         raise RuleError(message, {"hands": message})
     scores, moon = hand_scores(hand, state.rules, state.totals, option or fixed_option(hand, state.rules))
     totals = reset_exact(tuple(before + score for before, score in zip(state.totals, scores, strict=True)), state.rules)

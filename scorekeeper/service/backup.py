@@ -31,7 +31,7 @@ from ..store.db import db
 from . import groups
 from .export import BACKUP_VERSION, EXPORT_FORMAT, ExportedGame, as_json, parsed, read_games
 from .loaded import LoadedGame, UnreadableGame, all_games
-from .restore import ImportReport, store_games
+from .restore import ImportReport, check_all, store_games
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -173,6 +173,7 @@ def has_games(group_id: int) -> bool:
 
 def into_group(group_id: int, games: list[ExportedGame]) -> ImportReport:
     scope.limit_to(group_id)
+    check_all(iter(games))
     return store_games(games)
 
 

@@ -32,9 +32,6 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Where a spreadsheet may start a cell inside a name: its start, and after a separator it may split on (German
 # Excel splits a CSV on ";" and honours quotes only at a cell's start), a space or two between.
 CELL_START = re.compile(r"(?:^|(?<=[;,|\t\r\n]))(?= *[=+\-@\t\r])")
-# The most games one file imports: more than the largest export fits in an import's body (MAX_CONTENT_LENGTH), so
-# that a file of a million tiny games is refused, not held in memory.
-IMPORT_GAMES_MAX = 20_000
 
 
 def as_json(games: Iterable[LoadedGame]) -> dict[str, object]:
@@ -123,120 +120,23 @@ def parsed(data: bytes) -> object:
     except RecursionError:
         raise _too_deep() from None
     except ValueError:  # UnicodeDecodeError is one
-        raise _not_json() from None
+        raise not_json() from None
 
 
 def read_games(document: object) -> list[ExportedGame]:
     """Every game of a parsed export, checked; a RuleError names the first game and hand that breaks a rule."""
     if not isinstance(document, dict):
-        raise _not_an_export()
-    _check_header(document)
+        raise not_an_export()
+    check_header(document)
     games = document.get("games")
     if not isinstance(games, list):
         raise rules.RuleError(gettext("This export has no list of games."))
     return _checked(games)
 
 
-@dataclass(frozen=True)
-class ReadExport:
-    fields: dict[str, object]  # the file's fields but its games (format, version, a backup's groups)
-    games: list[ExportedGame]
-
-
-def read_export(data: bytes) -> ReadExport:
-    r"""An export file read a game at a time, each game checked as it is read: a file of a million broken or
-    empty games is refused at its first, before the others take any memory.
-
-    >>> read = read_export(b'\xef\xbb\xbf{"format": "hearts-scorekeeper", "games": [{"players": ["A", "B", "C"]}]}')
-    >>> read.fields, [game.players for game in read.games]
-    ({'format': 'hearts-scorekeeper'}, [['A', 'B', 'C']])
-    """
-    text = _text_of(data)
-    fields: dict[str, object] = {}
-    games: list[ExportedGame] | None = None
-    try:
-        at = _skip(text, 0)
-        if not text.startswith("{", at):  # JSON that is no object is no export; anything else is no JSON
-            raise _not_an_export() if text[at : at + 1] in _JSON_STARTS else _not_json()
-        at = _skip(text, at + 1)
-        while not text.startswith("}", at):
-            key, at = _DECODER.raw_decode(text, at)
-            if not isinstance(key, str):
-                raise _not_json()
-            at = _expect(text, _skip(text, at), ":")
-            if key == "games" and text.startswith("[", at):
-                if "format" in fields:  # checked before the games when it comes first, as the app writes it
-                    _check_header(fields)
-                games, at = _games_in(text, at)
-            else:
-                fields[key], at = _DECODER.raw_decode(text, at)
-            at = _after_item(text, at, "}")
-        if _skip(text, at + 1) != len(text):
-            raise _not_json()
-    except rules.RuleError:
-        raise
-    except RecursionError:
-        raise _too_deep() from None
-    except ValueError:  # the JSON's own error
-        raise _not_json() from None
-    _check_header(fields)
-    if games is None:
-        raise rules.RuleError(gettext("This export has no list of games."))
-    return ReadExport(fields, games)
-
-
-_DECODER = json.JSONDecoder()
-_JSON_STARTS = set('["-0123456789tfn')
-_SPACE = re.compile(r"[ \t\n\r]*")
-
-
-def _text_of(data: bytes) -> str:
-    try:
-        return data.decode(json.detect_encoding(data)).removeprefix("\ufeff")
-    except ValueError:  # UnicodeDecodeError is one
-        raise _not_json() from None
-
-
-def _skip(text: str, at: int) -> int:
-    found = _SPACE.match(text, at)
-    return found.end() if found else at
-
-
-def _expect(text: str, at: int, mark: str) -> int:
-    if not text.startswith(mark, at):
-        raise _not_json()
-    return _skip(text, at + 1)
-
-
-def _games_in(text: str, at: int) -> tuple[list[ExportedGame], int]:
-    """The games of the list at ``at``, each read and checked in turn, and where the list ends."""
-    games: list[ExportedGame] = []
-    at = _skip(text, at + 1)
-    while not text.startswith("]", at):
-        if len(games) == IMPORT_GAMES_MAX:
-            raise rules.RuleError(gettext("This file holds more than %(most)d games: split it into several files.",
-                                          most=IMPORT_GAMES_MAX))  # fmt: skip
-        exported, at = _DECODER.raw_decode(text, at)
-        games.append(_checked_game(len(games) + 1, exported))
-        at = _after_item(text, at, "]")
-    return games, at + 1
-
-
-def _after_item(text: str, at: int, end: str) -> int:
-    """Past the comma after an item of a list or object, at the next item; or at the list's or object's end."""
-    at = _skip(text, at)
-    if text.startswith(",", at):
-        at = _skip(text, at + 1)
-        if text.startswith(end, at):  # a comma before the end: not JSON
-            raise _not_json()
-    elif not text.startswith(end, at):
-        raise _not_json()
-    return at
-
-
-def _check_header(fields: dict[str, object]) -> None:
+def check_header(fields: dict[str, object]) -> None:
     if fields.get("format") != EXPORT_FORMAT:
-        raise _not_an_export()
+        raise not_an_export()
     version = fields.get("version")
     if isinstance(version, int | float) and not isinstance(version, bool) and version > BACKUP_VERSION:
         # A newer app's format may mean what this one cannot read: refused whole, rather than read half right.
@@ -247,22 +147,27 @@ def _check_header(fields: dict[str, object]) -> None:
 
 
 def _checked(games: list[object]) -> list[ExportedGame]:
-    return [_checked_game(place, exported) for place, exported in enumerate(games, start=1)]
+    return [checked_game(place, exported) for place, exported in enumerate(games, start=1)]
 
 
-def _checked_game(place: int, exported: object) -> ExportedGame:
+def checked_game(place: int, exported: object) -> ExportedGame:
     try:
         return _read_game(exported)
     except rules.RuleError as broken:
-        said = gettext("Game %(place)d in the file: %(problem)s", place=place, problem=broken.message)
-        raise rules.RuleError(said, broken.errors) from None
+        raise in_game(place, broken) from None
 
 
-def _not_an_export() -> rules.RuleError:
+def in_game(place: int, broken: rules.RuleError) -> rules.RuleError:
+    """What a game of the file broke, said of that game."""
+    said = gettext("Game %(place)d in the file: %(problem)s", place=place, problem=broken.message)
+    return rules.RuleError(said, broken.errors)
+
+
+def not_an_export() -> rules.RuleError:
     return rules.RuleError(gettext("This file is not a Hearts Scorekeeper export."))
 
 
-def _not_json() -> rules.RuleError:
+def not_json() -> rules.RuleError:
     return rules.RuleError(gettext("This file is not JSON: choose a .json export of the app."))
 
 

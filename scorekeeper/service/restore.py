@@ -1,13 +1,18 @@
 """Importing an export (or restoring a backup): every game not already here, a batch at a time.
 
-The whole file is checked first, so a broken one stores nothing. A game already
-stored is skipped (``Known``), so importing the same file twice is harmless, and
-so is an old export or backup whose games had no uid. Each batch is its own short transaction, and on SQLite the import
-pauses between batches, so phones keep recording hands during a long import.
+The whole file is checked first, so a broken one stores nothing: an import reads the file twice, a game at a time
+(reader.py), once to check every game and once to store them, so that it never holds more than a batch in memory. A
+game already stored is skipped (``Known``), so importing the same file twice is harmless, and so is an old export or
+backup whose games had no uid. Each batch is its own short transaction, and on SQLite the import pauses between
+batches, so phones keep recording hands during a long import. Imports work in turns (turns.py): however many groups
+import at once, one works at a time, for a few seconds of processor.
 """
 
+import itertools
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import IO
 
 from flask import current_app
 from flask_babel import gettext, ngettext
@@ -18,11 +23,14 @@ from .. import rules
 from ..store import models
 from ..store.db import db, is_busy
 from . import groups
-from .export import ExportedGame, read_export
+from .export import ExportedGame
 from .games import changes_a_game
+from .reader import ExportFile
 from .rows import give_hands, new_game_row
+from .turns import IMPORTS
 
-BATCH = 200
+BATCH = 200  # games stored in one transaction at most
+BATCH_HANDS = 5_000  # and their hands: a few tenths of a second of work
 PAUSE = 0.05  # s between batches on SQLite: long enough for a waiting phone's write to take the lock
 
 
@@ -78,52 +86,78 @@ class ImportCutShort(Exception):
         )
 
 
-def import_games(data: bytes) -> ImportReport:
+def import_games(stream: IO[bytes]) -> ImportReport:
     """Store every game of an export file that is not here yet; a RuleError if any game breaks a rule.
 
     The games go into the group in scope. A backup of a whole server, which holds other groups too, is the
     host's to restore (`scorekeeper restore`): an import stores no group's games in another.
     """
-    read = read_export(data)
-    if read.fields.get("groups"):
-        raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: the host "
-                                      "restores it with `scorekeeper restore`."))  # fmt: skip
-    return store_games(read.games)
+    export = ExportFile(stream)
+    with IMPORTS.taken() as turn:
+        check_all(export.games(), turn.share)
+        if export.other_groups:
+            raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: the "
+                                          "host restores it with `scorekeeper restore`."))  # fmt: skip
+        return store_games(export.games(), turn.share)
 
 
-def store_games(games: list[ExportedGame]) -> ImportReport:
-    """Store the games read from an export that are not here yet, into the group in scope."""
-    _room_for(games)
+def check_all(games: Iterator[ExportedGame], share: Callable[[], None] = lambda: None) -> None:
+    """Read every game, each checked by the rules; on an open server, a RuleError (409) as soon as the games not yet
+    here would take the group past the most it keeps."""
+    room = groups.GAMES_MAX - groups.games_in_group() if current_app.config.get("GROUPS_OPEN") else None
+    seen, new = Known(set(), set()), 0
+    for batch in _batches(games):
+        share()
+        if room is None:
+            continue
+        stored = _stored(batch)
+        for game in batch:
+            if not seen.knows(game) and not stored.knows(game):
+                new += 1
+            seen.uids.add(game.uid)
+            seen.content_uids.add(game.content_uid)
+        if new > room:
+            groups.room_for(new)
+
+
+def store_games(games: Iterable[ExportedGame], share: Callable[[], None] = lambda: None) -> ImportReport:
+    """Store the games read from an export that are not here yet, into the group in scope; ``share`` is called
+    between batches (to give the processor to other imports)."""
     imported: list[int] = []
-    seen = Known(set(), set())
-    for first in range(0, len(games), BATCH):
-        batch = []
-        for game in games[first : first + BATCH]:  # a game twice in the file is stored once
+    seen, read = Known(set(), set()), 0
+    for number, batch in enumerate(_batches(iter(games))):
+        if number:
+            share()
+            if db.engine.dialect.name == "sqlite":
+                time.sleep(PAUSE)
+        read += len(batch)
+        new = []
+        for game in batch:  # a game twice in the file is stored once
             if not seen.knows(game):
                 seen.uids.add(game.uid)
                 seen.content_uids.add(game.content_uid)
-                batch.append(game)
+                new.append(game)
         try:
-            imported += _store_batch(batch)
+            imported += _store_batch(new)
         except OperationalError as problem:
             if imported and is_busy(problem):
                 raise ImportCutShort(len(imported)) from problem
             raise
-        if first + BATCH < len(games) and db.engine.dialect.name == "sqlite":
-            time.sleep(PAUSE)
-    return ImportReport(imported, len(games) - len(imported))
+    return ImportReport(imported, read - len(imported))
 
 
-def _room_for(games: list[ExportedGame]) -> None:
-    """A RuleError (409), and nothing stored, when the games of the file not yet here would take the group past
-    the most it keeps."""
-    if not current_app.config.get("GROUPS_OPEN") or groups.games_in_group() + len(games) <= groups.GAMES_MAX:
-        return
-    known = 0
-    for first in range(0, len(games), BATCH):
-        batch = games[first : first + BATCH]
-        known += sum(_stored(batch).knows(game) for game in batch)
-    groups.room_for(len(games) - known)
+def _batches(games: Iterator[ExportedGame]) -> Iterator[list[ExportedGame]]:
+    """The games in batches of at most BATCH games and about BATCH_HANDS hands."""
+    while True:
+        batch, hands = [], 0
+        for game in itertools.islice(games, BATCH):
+            batch.append(game)
+            hands += len(game.hands)
+            if hands >= BATCH_HANDS:
+                break
+        if not batch:
+            return
+        yield batch
 
 
 def _stored(batch: list[ExportedGame]) -> Known:

@@ -18,6 +18,7 @@ from datetime import datetime
 
 import pytest
 
+from scorekeeper import rules
 from scorekeeper.store.db import db
 from scorekeeper.store.models import Game, Hand
 
@@ -27,6 +28,7 @@ from server import running_server
 GAMES = 10_000
 TABLES = 4
 MOON = {"hearts": [13, 0, 0, 0], "queen": 0, "moon_option": "subtract"}  # totals stay 0: the game never ends
+MOST_HANDS = rules.most_hands(4, rules.HouseRules())  # then the next game
 
 
 def backup(games):
@@ -67,7 +69,7 @@ class TableAtPlay(threading.Thread):
     def play(self):
         game_id = None
         while True:
-            if game_id is None or self.acknowledged[game_id] == 400:  # well below the most a game takes
+            if game_id is None or self.acknowledged[game_id] == MOST_HANDS:
                 status, game = self.post("/api/games", {"players": ["Ann", "Ben", "Cat", "Dan"]})
                 self.statuses[status] += 1
                 if status != 201:

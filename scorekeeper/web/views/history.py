@@ -115,7 +115,7 @@ def import_games() -> ResponseReturnValue:
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            report = restore.import_games(form.export.data.stream.read())
+            report = restore.import_games(form.export.data.stream)
         except rules.RuleError as broken:
             form.export.errors = [_("Nothing was imported. %(problem)s", problem=broken.message)]
         else:

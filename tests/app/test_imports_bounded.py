@@ -1,0 +1,147 @@
+"""Issue 41, points 1 and 2: an import of any shape in bounded memory, refused as early as it can be, and working in
+turns with the other groups' imports."""
+
+import io
+import json
+import threading
+import tracemalloc
+import uuid
+
+import pytest
+from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
+
+from scorekeeper import rules
+from scorekeeper.service import groups, reader, restore, turns
+from scorekeeper.store import scope
+
+HEADER = b'{"format": "hearts-scorekeeper", "version": 1, '
+GAME = b'{"players": ["Ann", "Ben", "Cat", "Dan"], "hands": [{"hearts": [4, 0, 9, 0], "queen": 1}]}'
+SIZE = 3_000_000  # a twentieth of the probe's files: the same shapes, in a twentieth of the time
+
+# Files of about SIZE bytes, each a shape json.loads took 20 times its size to hold (issue 41, point 1: 60 MB took a
+# server from 537 MB to 1,727 MB): what no export holds, at the top, in a game, in a hand, deep or as one long text.
+SHAPES = {
+    "a list of empty objects beside the games": HEADER + b'"pad": [' + b"{}," * (SIZE // 3) + b'{}], "games": []}',
+    "a game holding them": HEADER + b'"games": [' + GAME[:-1] + b', "pad": [' + b"{}," * (SIZE // 3) + b"{}]}]}",
+    "hands holding them": HEADER
+    + b'"games": [{"players": ["A", "B", "C"], "hands": ['
+    + b",".join([b'{"pad": [' + b"{}," * 999 + b"{}]}"] * (SIZE // 3000))
+    + b"]}]}",
+    "a nest of lists": HEADER + b'"pad": ' + b"[" * SIZE + b"]" * SIZE + b', "games": []}',
+}
+# The parser builds a text whole, even one passed over: at most its own size, never twenty times it.
+TEXTS = {
+    "one long text": HEADER + b'"pad": "' + b"x" * SIZE + b'", "games": []}',
+    "a name as long": HEADER + b'"games": [{"players": ["' + b"x" * SIZE + b'", "B", "C"]}]}',
+}
+
+
+def imported(app, data):
+    """The import of ``data``, as the import page hands it over (a file), and the most memory it took."""
+    stream = io.BytesIO(data)
+    with app.test_request_context():
+        scope.limit_to(1)
+        with pytest.raises(rules.RuleError):  # the catalogs loaded before the count begins
+            restore.import_games(io.BytesIO(b"{}"))
+        tracemalloc.start()
+        try:
+            return restore.import_games(stream), tracemalloc.get_traced_memory()[1]
+        except rules.RuleError as refused:
+            return refused, tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+
+@pytest.mark.parametrize("shape", [*SHAPES, *TEXTS])
+def test_an_import_of_any_shape_takes_little_memory(app, shape):
+    data = SHAPES.get(shape) or TEXTS[shape]
+    answer, peak = imported(app, data)
+    most = 5 * 1024 * 1024 + (SIZE if shape in TEXTS else 0)
+    assert peak < most, f"{peak / 1e6:.1f} MB for {len(data) / 1e6:.1f} MB"
+    assert isinstance(answer, restore.ImportReport | rules.RuleError)
+
+
+def test_a_value_larger_than_any_export_holds_is_refused_with_a_sentence(app):
+    answer, _ = imported(app, TEXTS["a name as long"])
+    assert "This file holds a value far larger than any export of the app holds" in str(answer)
+
+
+def test_a_valid_import_holds_a_batch_at_a_time(app, monkeypatch):
+    monkeypatch.setattr(restore, "BATCH_HANDS", 500)
+    peaks = []
+    for count in (20, 80):
+        games = [{"players": ["A", "B", "C", "D"], "uid": uuid.uuid4().hex, "hands": moons(50)} for _ in range(count)]
+        report, peak = imported(app, json.dumps({"format": "hearts-scorekeeper", "games": games}).encode())
+        assert len(report.imported) == count
+        peaks.append(peak)
+    assert peaks[1] < 1.5 * peaks[0]  # four times the games, not four times the memory: a batch at a time
+
+
+def moons(count):
+    return [{"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}] * count
+
+
+def test_an_import_past_a_groups_room_is_refused_before_the_rest_is_read(open_app, client, monkeypatch):  # noqa: F811
+    """Issue 41, point 2: a refused import of 10,001 games took longer than importing 10,000. Now the games past the
+    group's room are refused as soon as they are read: a broken game after them is never reached."""
+    monkeypatch.setattr(groups, "GAMES_MAX", 3)
+    monkeypatch.setattr(restore, "BATCH", 1)  # room looked at after each game, as after each 200 of a large file
+    key = start_group(client)["key"]
+    start_game(client, key)
+    games = [json.loads(GAME) | {"uid": uuid.uuid4().hex} for _ in range(3)] + [{"players": ["Ann"]}]
+    data = json.dumps({"format": "hearts-scorekeeper", "games": games}).encode()
+    answer = client.post(f"/g/{key}/history/import", data={"export": (io.BytesIO(data), "export.json")})
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422 and "keeps 3 games at most" in page and "Game 4" not in page
+    assert len(client.get(f"/g/{key}/api/games").json["games"]) == 1
+
+
+def test_a_backup_of_a_whole_server_is_refused_before_anything_is_stored(client):  # noqa: F811
+    key = start_group(client)["key"]
+    games = [json.loads(GAME)]
+    data = json.dumps({"format": "hearts-scorekeeper", "version": 2, "games": games, "groups": [{"key": "x"}]})
+    answer = client.post(f"/g/{key}/history/import", data={"export": (io.BytesIO(data.encode()), "backup.json")})
+    assert answer.status_code == 422 and "scorekeeper restore" in answer.get_data(as_text=True)
+    assert client.get(f"/g/{key}/api/games").json["games"] == []
+
+
+def test_imports_take_turns_of_a_few_seconds_first_come_first_served():
+    """Issue 41, point 2: one import works at a time; after its turn's processor time it gives the turn to the first
+    import waiting, and waits for its next."""
+    taking = turns.Turns(seconds=0)  # every share() gives the turn up when another waits
+    said, waiting = [], threading.Event()
+    original_wait = taking.wait
+
+    def wait():  # the second import says when it starts waiting
+        if taking.busy:
+            waiting.set()
+        original_wait()
+
+    taking.wait = wait
+
+    def second():
+        with taking.taken() as turn:
+            said.append("second works")
+            turn.share()
+            said.append("second again")
+
+    with taking.taken() as turn:
+        said.append("first works")
+        other = threading.Thread(target=second)
+        other.start()
+        waiting.wait()
+        turn.share()  # the second works now, then gives the turn back at its own share()
+        said.append("first again")
+    other.join()
+    assert said == ["first works", "second works", "first again", "second again"]
+    assert not taking.busy
+
+
+def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
+    shared = []
+    monkeypatch.setattr(turns.Turn, "share", lambda self: shared.append(1))
+    monkeypatch.setattr(restore, "BATCH", 2)
+    games = [json.loads(GAME) | {"uid": uuid.uuid4().hex} for _ in range(5)]
+    report, _ = imported(app, json.dumps({"format": "hearts-scorekeeper", "games": games}).encode())
+    assert len(report.imported) == 5 and len(shared) >= 4  # checked in 3 batches, stored in 3
+    assert reader.IMPORT_GAMES_MAX == 20_000
