@@ -39,6 +39,9 @@ IN_MEMORY = 64 * 1024  # a body larger than this (the API's largest) waits in a 
 # hundred kilobytes a second, comes in pieces well under a second apart.)
 BODY_WAIT_SECONDS = 20
 CHUNK = 64 * 1024
+# A client that takes none of an answer for this long is given no more of it: the app's thread writing it (a whole
+# group's export, say) is let go, and the connection is closed once what it holds is sent.
+SEND_WAIT_SECONDS = 20
 # A stream with no news says it is alive this often: the page takes a longer silence for a server gone.
 ALIVE_SECONDS = 15
 ALIVE = b"event: alive\ndata: 1\n\n"
@@ -127,7 +130,7 @@ class Entry:
             elif scope["method"] == "GET" and scope["path"].endswith(STREAMS):
                 await self.stream(scope, body.receive, receive, send)
             else:
-                await self.wsgi(scope, body.receive, send)
+                await self.wsgi(scope, body.receive, Taken(send))
         finally:
             body.close()
 
@@ -279,6 +282,23 @@ def with_length(scope: Scope, length: int) -> Scope:
     """
     kept = [(name, value) for name, value in scope["headers"] if name not in (b"content-length", b"transfer-encoding")]
     return {**scope, "headers": [*kept, (b"content-length", str(length).encode())]}
+
+
+class Taken:
+    """``send``, given up once the client has taken nothing for SEND_WAIT_SECONDS: the rest of the answer is dropped,
+    so the thread writing it goes on to its end (and frees what it holds) instead of waiting for the client."""
+
+    def __init__(self, send: Send) -> None:
+        self.send, self.given_up = send, False
+
+    async def __call__(self, message: Message) -> None:
+        if self.given_up:
+            return
+        try:
+            await asyncio.wait_for(self.send(message), SEND_WAIT_SECONDS)
+        except TimeoutError:
+            self.given_up = True
+            log.info("A client took none of its answer for %d s: the rest is dropped.", SEND_WAIT_SECONDS)
 
 
 def closing(send: Send) -> Send:

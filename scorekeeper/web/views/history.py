@@ -1,7 +1,8 @@
 """Looking back: past games, one game's review, players' records, export and import."""
 
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, stream_with_context, url_for
 from flask.typing import ResponseReturnValue
@@ -10,6 +11,7 @@ from flask_babel import gettext as _
 from ... import rules
 from ...security.sites import from_own_pages
 from ...service import export, games, records, restore
+from ...store import scope
 from ...store.models import ROW_NUMBER_MAX
 from ..chart import totals_chart
 from ..forms import ActionForm, seat_or_text
@@ -20,10 +22,33 @@ bp = Blueprint("history", __name__)
 
 PAGE = 20
 RECENT = 10  # games on a player's page
-# Exports written at once by this process; another waits (503): each one replays every game it writes, and the
-# table's own pages must not wait behind them.
+# Exports of one group written at once by this process; another of the same group waits (503): each one replays every
+# game it writes, and the table's own pages must not wait behind them. Each group has its own, so no group's exports
+# make another's wait; a phone that stops reading one is cut off by the server (server/asgi.py, SEND_WAIT_SECONDS).
 EXPORTS_AT_ONCE = 2
-_exporting = threading.BoundedSemaphore(EXPORTS_AT_ONCE)
+
+
+class Slots:
+    """So many at once for each group."""
+
+    def __init__(self, each: int) -> None:
+        self.each, self.lock, self.held = each, threading.Lock(), Counter[Hashable]()
+
+    def take(self, group: Hashable) -> bool:
+        with self.lock:
+            if self.held[group] >= self.each:
+                return False
+            self.held[group] += 1
+            return True
+
+    def give_back(self, group: Hashable) -> None:
+        with self.lock:
+            self.held[group] -= 1
+            if not self.held[group]:
+                del self.held[group]
+
+
+EXPORTING = Slots(EXPORTS_AT_ONCE)
 
 
 @bp.get("/history")
@@ -79,10 +104,11 @@ def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: s
     """The export streamed a game at a time, while the phone downloading it is there to take it."""
     if kind not in WRITERS:
         abort(404, _("Games export as .json or .csv."))
-    if not _exporting.acquire(blocking=False):
+    group = scope.current()
+    if not EXPORTING.take(group):
         return busy(_("Other exports are being written: try again in a moment."))
     writer, mimetype = WRITERS[kind]
-    done = Once(_exporting.release)
+    done = Once(lambda: EXPORTING.give_back(group))
 
     def written() -> Iterator[str]:
         try:

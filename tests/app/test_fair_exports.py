@@ -1,0 +1,71 @@
+"""Issue 41, point 3: two slow readers of one group's export made every other group's export answer 503, for as long
+as they liked. Now each group has exports of its own, and a reader that takes nothing is cut off."""
+
+import asyncio
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
+
+from scorekeeper.server import asgi
+from scorekeeper.web.views.history import EXPORTING, EXPORTS_AT_ONCE
+
+
+def test_one_groups_exports_never_make_another_groups_wait(client):  # noqa: F811
+    a, b = start_group(client)["key"], start_group(client)["key"]
+    for key in (a, b):
+        start_game(client, key)
+    started, go_on = threading.Barrier(EXPORTS_AT_ONCE + 1), threading.Event()
+
+    def held_export():  # a phone of group a, its export streamed and not read until told
+        answer = client.get(f"/g/{a}/history/export.json")
+        started.wait()
+        go_on.wait()
+        return len(json.loads(answer.get_data())["games"])
+
+    with ThreadPoolExecutor(EXPORTS_AT_ONCE) as phones:
+        held = [phones.submit(held_export) for _ in range(EXPORTS_AT_ONCE)]
+        started.wait()
+        try:
+            third = client.get(f"/g/{a}/history/export.json")
+            others = [client.get(f"/g/{b}/history/export.{kind}") for kind in ("json", "csv")]
+        finally:
+            go_on.set()
+        assert third.status_code == 503  # a's own third waits its turn
+        assert [answer.status_code for answer in others] == [200] * 2  # b's are never a's to wait for
+        assert [export.result() for export in held] == [1] * EXPORTS_AT_ONCE
+    assert client.get(f"/g/{a}/history/export.json").status_code == 200
+
+
+def test_a_reader_that_takes_nothing_is_cut_off_and_frees_its_export(open_app, client, monkeypatch):  # noqa: F811
+    """The server gives up an answer the client takes none of for SEND_WAIT_SECONDS: the thread writing the export
+    goes on to its end and gives its turn back, though the client never read a byte."""
+    monkeypatch.setattr(asgi, "SEND_WAIT_SECONDS", 0.1)
+    key = start_group(client)["key"]
+    start_game(client, key)
+    entry = asgi.Entry(open_app, threads=2)
+    never = asyncio.Event()
+    sent = []
+
+    async def receive():
+        if not sent:
+            sent.append("request")
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await never.wait()  # the client stays, and reads nothing
+
+    async def send(message):
+        sent.append(message["type"])
+        if message["type"] == "http.response.body":
+            await never.wait()  # its socket's buffer is full: nothing more goes out
+
+    scope = {"type": "http", "http_version": "1.1", "method": "GET", "scheme": "http", "root_path": "",
+             "path": f"/g/{key}/history/export.json", "raw_path": b"", "query_string": b"",
+             "headers": [(b"host", b"localhost")], "client": ("127.0.0.1", 5), "server": ("localhost", 80)}  # fmt: skip
+
+    async def serve():
+        await asyncio.wait_for(entry.http(scope, receive, send), timeout=30)  # without the cut: never
+
+    asyncio.run(serve())
+    assert sent[:3] == ["request", "http.response.start", "http.response.body"]
+    assert not EXPORTING.held  # its turn given back
