@@ -245,7 +245,7 @@ async def whole_body(scope: Scope, receive: Receive, limit: int) -> tuple[Scope,
     while True:
         try:
             message = await asyncio.wait_for(receive(), BODY_WAIT_SECONDS)
-        except TimeoutError:
+        except BaseException:  # the body stopped coming, or the server stops: its file goes at once, not at collection
             body.close()
             raise
         if message["type"] == "http.disconnect":
