@@ -15,7 +15,7 @@ from sqlalchemy import Update, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
-from ..store import models, news
+from ..store import models, news, scope
 from ..store.db import db
 from . import groups, summary
 from .loaded import GameNotFound as GameNotFound
@@ -238,6 +238,7 @@ def _locked(game_id: int, hands: bool = True) -> Locked:
     version (nothing changed it in between): no replay. ``hands``: whether the change reads the hand rows
     (recording a hand only adds one).
     """
+    groups.hold_for_change(scope.current())
     table = models.Game
     before = db.session.scalar(select(table.updated_at).where(table.id == game_id))
     loaded = None if before is None else kept(version_of(game_id, before))

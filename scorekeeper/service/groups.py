@@ -163,8 +163,20 @@ def room_for(count: int) -> None:
         raise rules.RuleError(said, conflict=True)
 
 
+def hold_for_change(group: object) -> None:
+    """Before a change of one of the group's games: its row, shared with every other change, so that a deletion of
+    the group waits for them all (and they for it), never in a circle of rows (delete_group)."""
+    if isinstance(group, int):  # a group's id (a host's command sees every group: no row to share)
+        db.session.execute(select(models.Group.id).where(models.Group.id == group).with_for_update(key_share=True))
+
+
 def delete_group(group_id: int) -> None:
-    """The group, its games, their players and hands, its players' records and sign-ins: all gone."""
+    """The group, its games, their players and hands, its players' records and sign-ins: all gone.
+
+    Its row is taken first, alone: a change of its games under way (which took it shared first, hold_for_change)
+    ends before the deletion begins, and one after finds no group. Taken in any other order, the deletion's players
+    and a change's game deadlocked on PostgreSQL."""
+    db.session.execute(select(models.Group.id).where(models.Group.id == group_id).with_for_update())
     for table in (models.PlayerSummary, models.SignIn, models.Player):
         db.session.execute(delete(table).where(table.group_id == group_id))
     games = select(models.Game.id).where(models.Game.group_id == group_id)
