@@ -27,6 +27,9 @@ HAND_FIELDS = frozenset({"hearts", *rules.CARD_KEYS, "all_tricks", "moon"})
 # times what the app writes (a hand of five players is about 60, a game's players and rules a few hundred).
 HAND_SIZE_MAX = 500
 FIELD_SIZE_MAX = 2_000
+# The most of a file between two of its quotes (escaped ones aside): every text the parser builds whole, even one
+# passed over, so what fits between quotes is the most one text can take. An export has a quote every few bytes.
+UNQUOTED_MAX = 1024 * 1024
 STARTS, ENDS = {"start_map", "start_array"}, {"end_map", "end_array"}
 CHUNK = 64 * 1024
 
@@ -47,7 +50,7 @@ class ExportFile:
         """Every game of the file, each checked by the rules as it is read; a RuleError at the first that breaks a
         rule, or at anything that makes the file no export of the app."""
         self.stream.seek(0)
-        events = Events(utf8(self.stream))
+        events = Events(Quoted(utf8(self.stream)))
         try:
             found = yield from self.read(events)
         except rules.RuleError:  # a ValueError too
@@ -204,6 +207,40 @@ def utf8(stream: IO[bytes]) -> Readable:
     if encoding.startswith("utf-8"):
         return stream
     return Recoded(stream, encoding)
+
+
+class Quoted:
+    """A file read on, TooLarge once UNQUOTED_MAX of it has gone by without a quote: a text the parser would build
+    whole, or a stretch of brackets no export holds.
+
+    >>> import io
+    >>> quoted = Quoted(io.BytesIO(b'["' + b"x" * (UNQUOTED_MAX + 1) + b'"]'))
+    >>> while quoted.read(CHUNK): pass
+    Traceback (most recent call last):
+    scorekeeper.service.reader.TooLarge
+    """
+
+    def __init__(self, stream: Readable) -> None:
+        self.stream, self.unquoted, self.escaping = stream, 0, b""
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        # A quote escaped in a text (\") is no end of it; an escaped backslash (\\) escapes nothing after it. A piece
+        # ending in backslashes waits for the next, to know what they escape.
+        joined = self.escaping + data
+        kept = joined.rstrip(b"\\")
+        self.escaping = joined[len(kept) :]
+        parts = kept.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')
+        if len(parts) == 1:
+            self.unquoted += len(parts[0])
+        else:
+            longest = max([self.unquoted + len(parts[0]), *map(len, parts[1:-1])])
+            self.unquoted = len(parts[-1])
+            if longest > UNQUOTED_MAX:
+                raise TooLarge()
+        if self.unquoted > UNQUOTED_MAX:
+            raise TooLarge()
+        return data
 
 
 class Recoded:
