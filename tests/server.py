@@ -60,7 +60,7 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
         env = {
             "SCOREKEEPER_INSTANCE": data,
             "DATABASE_URL": database_url,
-            "SECRET_KEY": "server-test-key-0123456789-abcdefghijklmn",
+            "SECRET_KEY": "server-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc",
             **({"THREADS": str(threads)} if threads else {}),
             **(extra_env or {}),
         }

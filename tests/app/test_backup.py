@@ -40,7 +40,7 @@ def scorekeeper(*arguments, instance, database_url=None):
     env = {
         "SCOREKEEPER_INSTANCE": str(instance),
         "DATABASE_URL": database_url,
-        "SECRET_KEY": "backup-test-key-0123456789-abcdefghijklmn",
+        "SECRET_KEY": "backup-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc",
     }
     return CliRunner().invoke(main, list(arguments), env=env, catch_exceptions=False)
 

@@ -105,7 +105,7 @@ def scorekeeper(*arguments, instance, database_url):
     env = {
         "SCOREKEEPER_INSTANCE": str(instance),
         "DATABASE_URL": database_url,
-        "SECRET_KEY": "uids-test-key-0123456789-abcdefghijklmn",
+        "SECRET_KEY": "uids-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc",
     }
     return CliRunner().invoke(main, list(arguments), env=env, catch_exceptions=False)
 

@@ -196,7 +196,7 @@ def test_a_german_hosts_commands_speak_german(table, client, tmp_path, monkeypat
     env = {
         "SCOREKEEPER_INSTANCE": str(instance),
         "DATABASE_URL": "",
-        "SECRET_KEY": "test-key-0123456789-abcdefghijklmn",
+        "SECRET_KEY": "test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc",
         "LANG": "de_DE.UTF-8",
     }
     checked = CliRunner().invoke(main, ["check"], env=env)

@@ -1,11 +1,13 @@
 """The app factory: config layering, the kept secret, the schema made on first start."""
 
+import secrets
 from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect
 
 from scorekeeper import StartupError, create_app, database_url, instance_secret
+from scorekeeper.config import secret_key
 from scorekeeper.store.db import db
 
 from conftest import as_host
@@ -28,10 +30,10 @@ def test_without_a_configured_secret_the_instance_one_is_used(tmp_path, monkeypa
 
 
 def test_environment_overrides_defaults(tmp_path, monkeypatch):
-    monkeypatch.setenv("SECRET_KEY", "from-env-test-key-0123456789-abcdefghijklmn")
+    monkeypatch.setenv("SECRET_KEY", "from-env-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc")
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
     app = create_app()
-    assert app.config["SECRET_KEY"] == "from-env-test-key-0123456789-abcdefghijklmn"
+    assert app.config["SECRET_KEY"] == "from-env-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc"
     assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("env.sqlite")
 
 
@@ -54,11 +56,43 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app):
             assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000
 
 
-@pytest.mark.parametrize("weak", ["x", "backup-test", "a" * 64, "abcdefg" * 5])
+WEAK_KEYS = {
+    "short": "x",
+    "a word": "backup-test",
+    "a repeat": "a" * 64,
+    "a run repeated": "abcdefg" * 5,
+    "hex digits in a run, twice": "0123456789abcdef0123456789abcdef",
+    "a word repeated": "changeme-changeme-changeme-changeme",
+    "a run by steps": "acegikmoqsuwy13579bdfhjlnprtvxz0",
+    "a run down": "zyxwvutsrqponmlkjihgfedcba9876543210",
+    "two letters": "ab" * 20,
+    "a word and a run": "test-key-0123456789-abcdefghijklmn",
+}
+
+
+@pytest.mark.parametrize("weak", WEAK_KEYS.values(), ids=WEAK_KEYS.keys())
 def test_a_secret_key_someone_could_guess_is_refused(tmp_path, monkeypatch, weak):
     """It signs every phone's session: with it, anyone could sign a session that says a passcode was given."""
     monkeypatch.setenv("SECRET_KEY", weak)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
-    with pytest.raises(StartupError, match="SECRET_KEY in the environment must be at least 32 characters long"):
+    with pytest.raises(
+        StartupError, match="SECRET_KEY in the environment must be at least 32 characters long"
+    ) as refused:
         create_app()
+    assert 'python3 -c "import secrets; print(secrets.token_hex(32))"' in str(refused.value)
     assert not (tmp_path / "env.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    "strong",
+    [secrets.token_hex(32), secrets.token_urlsafe(32), "correct horse battery staple 2026"],
+    ids=["hex digits", "URL-safe", "four words"],
+)
+def test_a_secret_key_no_one_could_guess_is_taken(tmp_path, monkeypatch, strong):
+    monkeypatch.setenv("SECRET_KEY", strong)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    assert create_app().config["SECRET_KEY"] == strong
+
+
+def test_the_secret_key_the_app_makes_is_one_it_would_take(tmp_path):
+    assert secret_key(instance_secret(tmp_path)) == (tmp_path / "secret_key").read_text()

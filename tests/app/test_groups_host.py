@@ -12,7 +12,7 @@ from server import call, running_server
 
 def scorekeeper(*arguments, instance, database_url=None, groups="open"):
     env = {"SCOREKEEPER_INSTANCE": str(instance), "DATABASE_URL": database_url, "SCOREKEEPER_GROUPS": groups,
-           "SECRET_KEY": "host-test-key-0123456789-abcdefghijklmn", "BIND": "127.0.0.1:5000"}  # fmt: skip
+           "SECRET_KEY": "host-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc", "BIND": "127.0.0.1:5000"}  # fmt: skip
     return CliRunner().invoke(main, list(arguments), env=env, catch_exceptions=False)
 
 

@@ -221,7 +221,7 @@ def test_a_copy_of_the_clone_nothing_compiled_serves_german(tmp_path):
         shutil.copytree(ROOT / name, clone / name)
     shutil.copy(ROOT / "pyproject.toml", clone)
     env = {"PYTHONPATH": str(clone), "SCOREKEEPER_INSTANCE": str(tmp_path / "data"), "DATABASE_URL": "",
-           "SECRET_KEY": "catalogs-test-key-0123456789-abcdefgh"}  # fmt: skip
+           "SECRET_KEY": "catalogs-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn"}  # fmt: skip
     with serving([sys.executable, "-m", "scorekeeper", "serve"], cwd=clone, env=env) as server:
         request = urllib.request.Request(server.base + "/games/new", headers=GERMAN)
         with urllib.request.urlopen(request, timeout=30) as answer:

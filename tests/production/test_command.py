@@ -42,7 +42,7 @@ def test_the_data_folder_is_the_one_asked_for_else_the_clones_else_the_users(tmp
 def test_the_instance_option_chooses_the_data_folder_and_says_so(tmp_path):
     night = tmp_path / "night"
     env = {
-        "SECRET_KEY": "test-key-0123456789-abcdefghijklmn",
+        "SECRET_KEY": "test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc",
         "SCOREKEEPER_INSTANCE": "",
         "DATABASE_URL": "",
     }  # restored after the run
@@ -92,7 +92,7 @@ def test_the_settings_file_is_read_by_every_command_and_the_server(tmp_path):
     elsewhere = tmp_path / "elsewhere" / "hearts.sqlite"
     elsewhere.parent.mkdir()
     settings_file(tmp_path / "data", f"# the club's database\nDATABASE_URL = sqlite:///{elsewhere}\n"
-                                     "SECRET_KEY='from the file, test-key-0123456789-abcdefghijklmn'\n")  # fmt: skip
+                                     "SECRET_KEY='from the file, test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc'\n")  # fmt: skip
     assert scorekeeper("restore", str(export(tmp_path, 2)), instance=tmp_path / "data").exit_code == 0
     checked = scorekeeper("check", instance=tmp_path / "data")
     assert checked.exit_code == 0 and "Checked 1 game:" in checked.output and f"Database: {elsewhere}" in checked.output

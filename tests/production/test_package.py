@@ -94,7 +94,7 @@ def files_in(folder: Path) -> set[str]:
 def test_the_installed_command_serves_every_kind_of_page(installed, tmp_path):
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "SCOREKEEPER_INSTANCE")}
     env.update(
-        HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), SECRET_KEY="package-test-key-0123456789-abcdefgh"
+        HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"), SECRET_KEY="package-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn"
     )
     command = [str(installed / "scorekeeper"), "serve", "--bind", "127.0.0.1:0"]
     with tempfile.TemporaryFile() as log:

@@ -12,7 +12,7 @@ from server import SERVE, Server, call, wait_until_up
 
 pytestmark = pytest.mark.server
 
-SECRET = "processes-test-key-0123456789-abcdefghijklmn"
+SECRET = "processes-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc"
 HANDS = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1), ([3, 3, 3, 4], 0), ([13, 0, 0, 0], 0)]
 
 

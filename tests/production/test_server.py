@@ -107,7 +107,7 @@ def test_the_server_starts_on_an_output_in_cp1252_as_windows_gives_a_redirected_
     """The QR code's blocks and a data folder's name cp1252 has no letter for: no UnicodeEncodeError."""
     data = tmp_path / "Łódź"
     env = {"PYTHONIOENCODING": "cp1252", "SCOREKEEPER_INSTANCE": str(data), "DATABASE_URL": "",
-           "SECRET_KEY": "cp1252-test-key-0123456789-abcdefgh", "SCOREKEEPER_BEHIND_PROXY": "1",
+           "SECRET_KEY": "cp1252-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn", "SCOREKEEPER_BEHIND_PROXY": "1",
            "SCOREKEEPER_HOSTS": "hearts.example.org"}  # fmt: skip
     with started(SERVE, env=env) as server:
         server.log.seek(0)

@@ -62,7 +62,7 @@ def test_a_data_folder_that_cannot_be_made(tmp_path):
 
 @pytest.mark.parametrize(
     "secret, words",
-    [({}, "Cannot keep the secret key"), ({"SECRET_KEY": "test-key-0123456789-abcdefghijklmn"}, "Cannot create")],
+    [({}, "Cannot keep the secret key"), ({"SECRET_KEY": "test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc"}, "Cannot create")],
 )
 def test_a_data_folder_this_user_cannot_write(tmp_path, secret, words):
     (tmp_path / "data").mkdir(mode=0o500)
@@ -113,7 +113,7 @@ def test_a_database_this_user_may_only_read(tmp_path):
     with as_host(app):
         db.engine.dispose()
     path.chmod(0o400)
-    said = refused(SERVE, tmp_path / "data", env={"SECRET_KEY": "test-key-0123456789-abcdefghijklmn"}, as_a_user=True)
+    said = refused(SERVE, tmp_path / "data", env={"SECRET_KEY": "test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc"}, as_a_user=True)
     assert f"The database {path} is read-only for this user" in said
 
 
@@ -164,7 +164,7 @@ def serve_in_process(tmp_path, monkeypatch):
         monkeypatch.setattr(config, "SETTINGS", tuple(settings))
         env = {
             "SCOREKEEPER_INSTANCE": str(tmp_path),
-            "SECRET_KEY": "test-key-0123456789-abcdefghijklmn",
+            "SECRET_KEY": "test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc",
             "DATABASE_URL": "",
             "BIND": "",
             **env,
