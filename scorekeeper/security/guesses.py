@@ -1,7 +1,10 @@
 """Judging passcode guesses: slower after each wrong one from an address, and budgets all addresses share.
 
 One address (an IPv4 address, or an IPv6 /64: one home or one phone network
-holds a whole /64) waits longer after each wrong guess: 1 s, 2 s, 4 s … 5 min.
+holds a whole /64) waits longer after each wrong guess at one lock (the server's
+passcode, or one group's): 1 s, 2 s, 4 s … 5 min. Each lock keeps its own count
+of each address: guessing one group's passcode costs that address nothing at
+another group's, as a café's shared address holds a guesser and a group's phones.
 Its guesses are judged one at a time: the attempt row is written (and so held)
 before the guess is compared, so parallel guesses queue behind it and find the
 wait it set instead of being judged too.
@@ -69,7 +72,7 @@ def judge(given: bytes, is_right: Callable[[bytes], bool], group_id: int | None 
     passcode never waits behind guessers elsewhere. From its first wrong guess on, the address waits longer after
     each, and from its OWN_TRIES-th on, its guesses spend the budget of the lock (``group_id``) that all share.
     """
-    attempt = hold_attempt(client_key(request.remote_addr))
+    attempt = hold_attempt(attempt_row(client_key(request.remote_addr), group_id))
     forget_old_attempts()
     wait = 0
     if attempt.failures:
@@ -85,6 +88,15 @@ def judge(given: bytes, is_right: Callable[[bytes], bool], group_id: int | None 
     attempt.last_failure = models.utcnow()
     db.session.commit()
     return WRONG
+
+
+def attempt_row(address: str, group_id: int | None) -> str:
+    """The row of an address's guesses at a lock: the server's passcode, or a group's.
+
+    >>> attempt_row("192.0.2.7", None), attempt_row("2001:db8:1:2::/64", 7)
+    ('192.0.2.7', '2001:db8:1:2::/64 in 7')
+    """
+    return address if group_id is None else f"{address} in {group_id}"
 
 
 def client_key(address: str | None) -> str:

@@ -182,9 +182,12 @@ class PlayerSummary(Model):
 
 
 class SignInAttempt(Model):
-    """Wrong passcodes from one address, to make it wait longer after each; and the budgets all addresses share.
+    """Wrong passcodes from one address at one lock, to make it wait longer after each; and the budgets all
+    addresses share.
 
-    A budget's row is named after it (``*``, ``*first``: guesses.py): its ``turn_at`` is the next turn it gives.
+    An address's row is named after it at the server's passcode (``192.0.2.7``), and after it and the group at a
+    group's (``192.0.2.7 in 7``). A budget's row is named after its lock (``*``, ``*7``: guesses.py): its
+    ``turn_at`` is the next turn it gives.
     """
 
     __tablename__ = "sign_in_attempts"

@@ -214,3 +214,50 @@ def test_a_proxy_setting_that_says_off_trusts_no_forwarded_address(database_url,
     assert "Secure" not in client.post("/sign-in", headers={"X-Forwarded-Proto": "https"}).headers.get("Set-Cookie", "")
     with as_host(app):
         db.engine.dispose()
+
+
+@pytest.fixture
+def open_server(database_url):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                      "SQLALCHEMY_DATABASE_URI": database_url, "GROUPS_OPEN": True})  # fmt: skip
+    yield app
+    with as_host(app):
+        db.session.remove()
+        db.engine.dispose()
+
+
+def locked_group(client, passcode):
+    key = client.post("/api/groups").json["key"]
+    assert client.post(f"/g/{key}/group/passcode", data={"code-passcode": passcode}).status_code == 302
+    return key
+
+
+def guess_group(client, key, address, code="jack"):
+    headers = {"Authorization": f"Bearer {code}"}
+    return client.get(f"/g/{key}/api/games", headers=headers, environ_base={"REMOTE_ADDR": address})
+
+
+def test_a_wait_earned_at_one_groups_passcode_is_not_kept_at_anothers(open_server):
+    """The probe's case: an address guessed group C's passcode, then brought group D's right one."""
+    host = open_server.test_client()
+    c, d = locked_group(host, "queen of spades"), locked_group(host, "jack of diamonds")
+    phone = open_server.test_client()
+    assert guess_group(phone, c, NEWCOMER).status_code == 401
+    assert guess_group(phone, c, NEWCOMER, "queen of spades").status_code == 429  # its wait at C holds
+    assert guess_group(phone, d, NEWCOMER, "jack of diamonds").status_code == 200
+    assert phone.post(f"/g/{d}/sign-in", data={"passcode": "jack of diamonds"},
+                      environ_base={"REMOTE_ADDR": NEWCOMER}).status_code == 302  # fmt: skip
+
+
+def test_a_turn_of_one_groups_budget_is_not_waited_for_at_anothers(open_server, slow_refill):
+    host = open_server.test_client()
+    c, d = locked_group(host, "queen of spades"), locked_group(host, "jack of diamonds")
+    guesser, addresses = open_server.test_client(), HUNDRED[:21]
+    for _try in range(guesses.OWN_TRIES):
+        assert [guess_group(guesser, c, address).status_code for address in addresses] == [401] * 21
+        move_clock(open_server, timedelta(minutes=10))
+    later = [guess_group(guesser, c, address) for address in addresses]
+    assert [answer.status_code for answer in later] == [401] * 20 + [429]
+    assert retry_after(later[-1]) > 3000  # C's budget is spent: its next turn is an hour away
+    assert guess_group(guesser, d, addresses[-1], "jack of diamonds").status_code == 200
+    assert guess_group(guesser, d, addresses[-1]).status_code == 401  # judged at D, its own first try there
