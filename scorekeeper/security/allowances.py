@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import request
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..store import models
@@ -32,15 +32,30 @@ LONGEST = timedelta(days=1)  # rows older than the longest window count for noth
 
 def take(limit: Limit) -> int:
     """Use one of this address's allowance, in the session's transaction (the caller commits, or rolls it back
-    with what it was for); 0 when there was one to use, else the seconds until the window starts again."""
-    row = hold(limit.kind, client_key(request.remote_addr))
-    now = models.utcnow()
-    if now - row.since >= limit.window:
-        row.used, row.since = 0, now
-    if row.used >= limit.most:
-        return whole_seconds_until(row.since + limit.window)
+    with what it was for); 0 when there was one to use, else the seconds until the window starts again.
+
+    An address past its limit is told so from a read alone: a flood of refused requests (a guesser's wrong keys
+    from a hundred addresses) writes nothing, so it never holds the database from a group's own phones.
+    """
+    address = client_key(request.remote_addr)
+    known = db.session.scalar(select(models.Allowance).filter_by(kind=limit.kind, address=address))
+    if known is not None and (wait := seconds_left(limit, known)):
+        return wait
+    row = hold(limit.kind, address)
+    if wait := seconds_left(limit, row):  # another request took the last one meanwhile
+        return wait
+    if models.utcnow() - row.since >= limit.window:
+        row.used, row.since = 0, models.utcnow()
     row.used += 1
     return 0
+
+
+def seconds_left(limit: Limit, row: models.Allowance) -> int:
+    """0 while the address has some of its allowance left (or its window is over), else the seconds until the
+    window starts again."""
+    if row.used < limit.most or models.utcnow() - row.since >= limit.window:
+        return 0
+    return whole_seconds_until(row.since + limit.window)
 
 
 def hold(kind: str, address: str) -> models.Allowance:

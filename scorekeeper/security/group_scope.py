@@ -158,13 +158,14 @@ def open_server_only(view: Page) -> Page:
 
 @changes_a_game
 def start_group(name: object) -> groups.GroupSeen:
-    """A new group, counted against this address's groups of the day; a 429 once they are spent."""
-    started = groups.start_group(name)
+    """A new group, counted against this address's groups of the day; a 429 once they are spent (told before
+    anything is written), and a name refused takes back what it counted (changes_a_game rolls it back)."""
     wait = allowances.take(allowances.GROUPS_STARTED)
-    if wait:  # nothing stored: changes_a_game rolls the group back
+    if wait:
         said = gettext("%(most)d groups were started from this address today: wait %(wait)s, or use a group you "
                        "have.", most=allowances.GROUPS_STARTED.most, wait=wait_words(wait))  # fmt: skip
         raise TooManyRequests(said, retry_after=wait)
+    started = groups.start_group(name)
     db.session.commit()
     return started
 

@@ -1,15 +1,17 @@
 """An open server: many groups, each at its own address, none reaching another's games."""
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from sqlalchemy import event
 
 from scorekeeper import create_app
+from scorekeeper.security import allowances
 from scorekeeper.service import groups
 from scorekeeper.store.db import db
-from scorekeeper.store.models import Game, Group
+from scorekeeper.store.models import Allowance, Game, Group
 
 from conftest import as_host
 
@@ -189,11 +191,11 @@ def test_a_boards_304_answers_for_the_groups_own_games_alone_and_never_past_its_
     assert stranger.get(f"/g/{b}{board}", headers={"If-None-Match": tag}).status_code == 304
 
 
-def test_a_groups_request_writes_nothing_while_its_last_use_is_recent(open_app, client):
-    key = start_group(client)["key"]
-    game = start_game(client, key)["id"]
+@contextmanager
+def statements_written(app):
+    """The statements that write (or would take SQLite's write lock) run meanwhile, as a list."""
     written = []
-    with as_host(open_app):
+    with as_host(app):
         engine = db.engine
 
     def note(_connection, _cursor, statement, *_rest):
@@ -202,10 +204,17 @@ def test_a_groups_request_writes_nothing_while_its_last_use_is_recent(open_app, 
 
     event.listen(engine, "before_cursor_execute", note)
     try:
-        for path in ("/", f"/games/{game}", f"/games/{game}/follow/board", "/api/games"):
-            assert client.get(f"/g/{key}{path}").status_code == 200
+        yield written
     finally:
         event.remove(engine, "before_cursor_execute", note)
+
+
+def test_a_groups_request_writes_nothing_while_its_last_use_is_recent(open_app, client):
+    key = start_group(client)["key"]
+    game = start_game(client, key)["id"]
+    with statements_written(open_app) as written:
+        for path in ("/", f"/games/{game}", f"/games/{game}/follow/board", "/api/games"):
+            assert client.get(f"/g/{key}{path}").status_code == 200
     assert written == []
 
 
@@ -283,6 +292,36 @@ def test_wrong_keys_from_one_address_are_limited_and_slow_nobody_else(client):
     assert answers == [404] * 30 + [429]
     assert client.get(f"/g/{key}/api/games", environ_base=guesser).status_code == 200  # a right key still works
     assert client.get("/g/guess9999/api/games").status_code == 404  # another address is not slowed
+
+
+def spend(app, limit, addresses):
+    """Each address has used all of a limit, as a flood of its requests would have."""
+    with as_host(app):
+        db.session.add_all(Allowance(kind=limit.kind, address=address, used=limit.most) for address in addresses)
+        db.session.commit()
+        db.session.remove()
+
+
+def test_a_guess_flood_past_the_limit_writes_nothing(open_app, client):
+    """128 addresses guessing keys wrote a row each guess, 429 or not, and held a group's own phone from the database
+    (7 ms became 150-190 ms): past its limit, a wrong key is told so from a read alone."""
+    key = start_group(client)["key"]
+    game = start_game(client, key)["id"]
+    guessers = [f"198.51.{n // 100}.{n % 100 + 1}" for n in range(128)]
+    spend(open_app, allowances.WRONG_KEYS, guessers)
+    with statements_written(open_app) as written:
+        answers = {client.get(f"/g/guess{n:04d}/api/games", environ_base={"REMOTE_ADDR": address}).status_code
+                   for n, address in enumerate(guessers * 2)}  # fmt: skip
+        assert client.get(f"/g/{key}/games/{game}").status_code == 200  # the group's phone, in the flood
+    assert answers == {429} and written == []
+    assert client.get("/g/guess9999/api/games").status_code == 404  # an address with tries left is counted
+
+
+def test_a_group_asked_for_past_the_days_limit_writes_nothing(open_app, client):
+    spend(open_app, allowances.GROUPS_STARTED, ["198.51.100.7"])
+    with statements_written(open_app) as written:
+        refused = client.post("/api/groups", environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert refused.status_code == 429 and written == []
 
 
 def test_a_group_keeps_at_most_its_games_and_stores_nothing_past_them(open_app, client, monkeypatch):
