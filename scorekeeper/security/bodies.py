@@ -6,6 +6,7 @@ The production server applies the same limits by a request's length, before the 
 import io
 
 from flask import current_app, request
+from flask_babel import format_decimal, gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wsgi import get_content_length
 
@@ -14,6 +15,7 @@ from .group_scope import group_path
 FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone takes MAX_CONTENT_LENGTH
 API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
 LARGE_BODIES = ("/history/import",)
+IMPORT, API, FORM = "import", "api", "form"
 
 
 def body_max(path: str, largest: int) -> int:
@@ -26,18 +28,28 @@ def body_max(path: str, largest: int) -> int:
     >>> body_max("/games/new", largest), body_max("/g/abc/games/new", 1024)
     (512000, 1024)
     """
+    kind = body_kind(path)
+    return largest if kind == IMPORT else API_MAX if kind == API else min(FORM_MAX, largest)
+
+
+def body_kind(path: str) -> str:
+    """What a request to ``path`` sends: an import's file, the API's JSON, or a page's form.
+
+    >>> body_kind("/g/abc/history/import"), body_kind("/api/games/7/hands"), body_kind("/api"), body_kind("/sign-in")
+    ('import', 'api', 'api', 'form')
+    """
     inside = group_path(path)
     path = (inside[1] or "/") if inside else path
     if path in LARGE_BODIES:
-        return largest
-    return API_MAX if path == "/api" or path.startswith("/api/") else min(FORM_MAX, largest)
+        return IMPORT
+    return API if path == "/api" or path.startswith("/api/") else FORM
 
 
 def limit_body() -> None:
     """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
     request.max_content_length = body_max(request.path, current_app.config["MAX_CONTENT_LENGTH"])
     if (request.content_length or 0) > request.max_content_length:
-        raise RequestEntityTooLarge()
+        raise too_large(request.max_content_length)
     if get_content_length(request.environ) is None and request.environ.get("wsgi.input_terminated"):
         measure_streamed_body(request.max_content_length)
 
@@ -53,5 +65,28 @@ def measure_streamed_body(limit: int) -> None:
     while len(body) <= limit and (chunk := stream.read(min(64 * 1024, limit + 1 - len(body)))):
         body += chunk
     if len(body) > limit:
-        raise RequestEntityTooLarge()
+        raise too_large(limit)
     request.environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body))})
+
+
+def too_large(limit: int) -> RequestEntityTooLarge:
+    """A 413 that names the limit the request's page keeps, in the request's language (JSON for the API)."""
+    kind, most = body_kind(request.path), size_words(limit)
+    if kind == API:
+        said = gettext("The body is larger than the API takes: %(most)s at most (a game or a hand is a few hundred "
+                       "bytes). Nothing was stored.", most=most)  # fmt: skip
+    elif kind == IMPORT:
+        said = gettext("The file is larger than this server imports: %(most)s at most. Nothing was stored: "
+                       "import the games in smaller files.", most=most)  # fmt: skip
+    else:
+        said = gettext("The form sent more than a page takes: %(most)s at most. Nothing was stored.", most=most)
+    return RequestEntityTooLarge(said)
+
+
+def size_words(size: int) -> str:
+    """A size as a person reads it: bytes, then kB, then MB (of 1,024), in the request's language."""
+    if size < 1024:
+        return str(ngettext("%(num)d byte", "%(num)d bytes", size))
+    if size < 1024 * 1024:
+        return str(gettext("%(size)s kB", size=format_decimal(size / 1024, "#,##0.#")))
+    return str(gettext("%(size)s MB", size=format_decimal(size / 1024 / 1024, "#,##0.#")))

@@ -184,7 +184,11 @@ def require_passcode() -> Response | tuple[Response, int] | None:
             return None
         if verdict > 0:
             return too_soon(verdict)
-    answer = jsonify({"error": gettext("This server needs its passcode: send Authorization: Bearer <passcode>.")})
+    if locked.group_id is None:
+        said = gettext("This server needs its passcode: send Authorization: Bearer <passcode>.")
+    else:
+        said = gettext("This group needs its own passcode: send Authorization: Bearer <the group's passcode>.")
+    answer = jsonify({"error": said})
     answer.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
     return answer, 401
 

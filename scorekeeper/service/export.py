@@ -30,8 +30,9 @@ UID = re.compile(r"[0-9a-f]{32}")
 # Spreadsheets run a cell starting with these as a formula: "=HYPERLINK(…)" in a name must stay text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Where a spreadsheet may start a cell inside a name: its start, and after a separator it may split on (German
-# Excel splits a CSV on ";" and honours quotes only at a cell's start), a space or two between.
-CELL_START = re.compile(r"(?:^|(?<=[;,|\t\r\n]))(?= *[=+\-@\t\r])")
+# Excel splits a CSV on ";" and honours quotes only at a cell's start), with any blank between that a spreadsheet
+# may pass over: spaces of every width (a no-break space too) and the invisible ones.
+CELL_START = re.compile(r"(?:^|(?<=[;,|\t\r\n]))(?=[\s\u200b-\u200d\u2060\ufeff]*[=+\-@\t\r])")
 
 
 def as_json(games: Iterable[LoadedGame]) -> dict[str, object]:
@@ -92,6 +93,8 @@ def cell_text(text: str) -> str:
 
     >>> cell_text("Ann"), cell_text("=HYPERLINK(1)"), cell_text("a;=1+1;"), cell_text("Jean-Luc, -2")
     ('Ann', "'=HYPERLINK(1)", "a;'=1+1;", "Jean-Luc,' -2")
+    >>> cell_text("x;\u00a0=1+1"), cell_text("\u3000+1"), cell_text("Ann Lee")
+    ("x;'\xa0=1+1", "'\u3000+1", 'Ann Lee')
     """
     return CELL_START.sub("'", text)
 

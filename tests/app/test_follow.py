@@ -44,6 +44,16 @@ def test_the_board_is_304_until_a_hand_is_recorded(table, client):
     assert "Fix" not in changed.get_data(as_text=True)
 
 
+def test_a_weak_tag_of_the_board_is_304_too(table, client):
+    """RFC 9110: If-None-Match compares weakly, so a proxy or browser that weakens the tag (W/"…") still gets 304."""
+    table.start_game()
+    url = f"/games/{table.game_id}/follow/board"
+    tag = client.get(url).headers["ETag"]
+    for sent in (f"W/{tag}", f'"other", W/{tag}', "*"):
+        assert client.get(url, headers={"If-None-Match": sent}).status_code == 304, sent
+    assert client.get(url, headers={"If-None-Match": 'W/"other"'}).status_code == 200
+
+
 def test_a_board_and_a_stream_locked_by_the_passcode_ask_for_it(database_url):
     config = {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url}
     open_one, locked_one = create_app(config), create_app({**config, "PASSCODE": "queen of spades"})

@@ -160,7 +160,10 @@ def test_a_group_is_renamed_and_locked_with_a_passcode_of_its_own(open_app, clie
     assert client.post(f"/g/{key}/group/passcode", data={"code-passcode": "queen of spades"}).status_code == 302
     stranger = open_app.test_client()
     assert stranger.get(f"/g/{key}/").headers["Location"].startswith(f"/g/{key}/sign-in")
-    assert stranger.get(f"/g/{key}/api/games").status_code == 401
+    refused = stranger.get(f"/g/{key}/api/games")
+    assert refused.status_code == 401 and refused.json["error"] == (
+        "This group needs its own passcode: send Authorization: Bearer <the group's passcode>."
+    )
     bearer = {"Authorization": "Bearer queen of spades"}
     assert stranger.get(f"/g/{key}/api/games", headers=bearer).status_code == 200
     assert stranger.get(f"/g/{other}/api/games").status_code == 200  # another group needs only its key
@@ -170,6 +173,17 @@ def test_a_group_is_renamed_and_locked_with_a_passcode_of_its_own(open_app, clie
     signed = stranger.post(f"/g/{key}/sign-in", data={"passcode": "queen of spades"}, environ_base=elsewhere)
     assert signed.status_code == 302
     assert stranger.get(f"/g/{key}/").status_code == 200
+
+
+def test_the_language_switch_inside_a_group_stays_in_the_group(client):
+    """It sent the phone to /history, at the site's root: a 404 on an open server."""
+    key = start_group(client)["key"]
+    page = client.get(f"/g/{key}/history?player=Ann").get_data(as_text=True)
+    action, come_back = re.search(r'<form method="post" action="([^"]+)" class="languages"><input type="hidden" '
+                                  r'name="next" value="([^"]+)">', page).groups()  # fmt: skip
+    chosen = client.post(action, data={"language": "de", "next": come_back.replace("&amp;", "&")})
+    assert chosen.status_code == 303 and chosen.headers["Location"] == f"/g/{key}/history?player=Ann"
+    assert 'lang="de"' in client.get(chosen.headers["Location"]).get_data(as_text=True)
 
 
 def test_a_boards_304_answers_for_the_groups_own_games_alone_and_never_past_its_passcode(open_app, client):

@@ -6,6 +6,7 @@ import io
 import json
 import sqlite3
 import stat
+import urllib.error
 import urllib.request
 
 import pytest
@@ -142,10 +143,38 @@ def test_bad_imports_store_nothing(client, app):
 
 def test_bodies_past_the_limits_are_refused_before_they_are_read(client, app):
     answer = client.post("/api/games", data="x" * (64 * 1024 + 1), content_type="application/json")
-    assert answer.status_code == 413 and "error" in answer.json
+    assert answer.status_code == 413 and answer.json["error"] == (
+        "The body is larger than the API takes: 64 kB at most (a game or a hand is a few hundred bytes). "
+        "Nothing was stored."
+    )
+    form = client.post("/games/new", data={"players-0": "x" * (500 * 1024)}).get_data(as_text=True)
+    assert "The form sent more than a page takes: 500 kB at most. Nothing was stored." in form
     app.config["MAX_CONTENT_LENGTH"] = 1000
     data = {"export": (io.BytesIO(b" " * 2000), "games.json")}
-    assert client.post("/history/import", data=data, content_type="multipart/form-data").status_code == 413
+    answer = client.post("/history/import", data=data, content_type="multipart/form-data")
+    assert answer.status_code == 413 and answer.mimetype == "text/html"
+    assert "The file is larger than this server imports: 1000 bytes at most." in answer.get_data(as_text=True)
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024 * 1024
+    german = client.post("/api/games", data="x" * (64 * 1024 + 1), content_type="application/json",
+                         headers={"Accept-Language": "de"})  # fmt: skip
+    assert "64 kB" in german.json["error"] and "API" in german.json["error"]
+    assert count(app) == 0
+
+
+@pytest.mark.server
+def test_the_real_server_says_which_limit_a_body_past_it_broke(database_url):
+    """Past 64 MB an import got a 413 in Werkzeug's words, and the API's 413 never named its 64 kB."""
+    from server import running_server
+
+    with running_server(database_url) as server:
+        for path, length, said in [("/history/import", 64 * 1024 * 1024 + 1, "64 MB at most"),
+                                   ("/api/games", 64 * 1024 + 1, "64 kB at most")]:  # fmt: skip
+            request = urllib.request.Request(server.base + path, method="POST", data=b"{}")
+            request.add_header("Content-Type", "application/json")
+            request.add_header("Content-Length", str(length))  # refused by its length: the rest is never read
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)
+            assert refused.value.code == 413 and said in refused.value.read().decode()
 
 
 def passing_chunked_bodies(app):
@@ -227,6 +256,15 @@ def test_csv_cells_never_start_a_formula(table, client):
     rows = list(csv.DictReader(io.StringIO(client.get(f"/games/{table.game_id}/export.csv").get_data(as_text=True))))
     assert [row["player"] for row in rows] == ["'=HYPERLINK(1)", "'+cmd|x", "'@SUM(A1)", "'-2+3"]
     assert {row["dealer"] for row in rows} == {"'=HYPERLINK(1)"}
+
+
+def test_a_formula_behind_a_blank_of_any_width_is_kept_text(table, client):
+    """A spreadsheet passes over a no-break space (or a wider one) before a formula as over a plain one."""
+    table.start_game(players=("x;\u00a0=1+1", "y,\u2003+1", "z|\u3000@A1", "w;\u202f\u00a0-1"))
+    table.record_hand([4, 0, 9, 0], 1)
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/games/{table.game_id}/export.csv").get_data(as_text=True))))
+    expected = ["x;'\u00a0=1+1", "y,'\u2003+1", "z|'\u3000@A1", "w;'\u202f\u00a0-1"]
+    assert [row["player"] for row in rows] == expected
 
 
 @pytest.mark.parametrize("target", ["/\t/evil.example", "/%09/evil.example", "//evil.example", "/\\evil.example",

@@ -51,7 +51,7 @@ def board(game_id: int) -> Response:
     version = games.version(game_id)
     if version is None:
         return deleted()
-    if version in request.if_none_match:
+    if request.if_none_match.contains_weak(version):  # RFC 9110: If-None-Match compares weakly
         answer = Response(status=304)
     else:
         answer = Response(rendered_board(engine_number(), game_id, version, str(get_locale())))
