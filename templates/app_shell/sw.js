@@ -40,11 +40,29 @@ function trim(cache) {
   });
 }
 
-// Keep a fresh copy of a page the network just gave; forget a game the server no longer has. The sign-in
-// page means this phone is not signed in (signed out, or its session ended): every page kept goes with it.
+// The group a kept page or a sign-in page is of: its address's prefix ("" at the site's root).
+function groupOf(pattern, path) {
+  var found = pattern.exec(path);
+  return found && (found[1] || "");
+}
+
+// Forget the kept pages of one group (or of the site's root), and no other's.
+function forget(group) {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (key) { return groupOf(KEEP, new URL(key.url).pathname) === group; })
+        .map(function (key) { return cache.delete(key); }));
+    });
+  });
+}
+
+// Keep a fresh copy of a page the network just gave; forget a game the server no longer has. A sign-in page
+// means this phone is not signed in there (signed out, or its session ended): the pages kept of that group go
+// with it, and those of every other group on the phone stay.
 function store(path, answer) {
-  if (answer.url && SIGN_IN.test(new URL(answer.url).pathname)) {
-    storing[path] = caches.delete(PAGES);
+  var locked = answer.url ? groupOf(SIGN_IN, new URL(answer.url).pathname) : null;
+  if (locked !== null) {
+    storing[path] = forget(locked);
     return answer;
   }
   if (!kept(path)) return answer;

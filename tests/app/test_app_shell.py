@@ -25,7 +25,8 @@ KEEP_AFTER_FETCH = """async () => {
 
 # Watch the caches until the worker's kept pages are gone (wait_for_function takes no promise).
 FORGOTTEN = """() => { (function look() {
-  caches.keys().then((names) => names.includes("pages") ? setTimeout(look, 50) : (window.pagesForgotten = true));
+  caches.open("pages").then((cache) => cache.keys())
+    .then((kept) => kept.length ? setTimeout(look, 50) : (window.pagesForgotten = true));
 })(); }"""
 
 

@@ -2,6 +2,7 @@
 and a second group that sees none of it."""
 
 import re
+import time
 
 import pytest
 from browser import SMALL_PHONE, serious_in_both_schemes, served, tap_hand
@@ -86,3 +87,46 @@ def test_every_page_of_an_open_server_passes_axe_at_360_px_light_and_dark(browse
                 found[f"{name} ({scheme})"] = serious
     context.close()
     assert found == {}
+
+
+KEPT = "caches.open('pages').then(c => c.keys()).then(keys => keys.map(k => new URL(k.url).pathname).sort())"
+
+
+def kept_pages(page, expected: list[str]) -> list[str]:
+    """The pages the service worker keeps, once they are ``expected`` (it writes and forgets them as it answers)."""
+    deadline = time.monotonic() + 10
+    while (found := page.evaluate(KEPT)) != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    return found
+
+
+def test_a_locked_groups_sign_in_forgets_that_groups_pages_alone(phone, database_url):
+    """Opening a locked group's link wiped the pages every group on the phone had kept for offline use."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-" + "g" * 40, "SQLALCHEMY_DATABASE_URI": database_url,
+                      "GROUPS_OPEN": True, "WTF_CSRF_ENABLED": False})  # fmt: skip
+    host = app.test_client()
+    a, b = (host.post("/api/groups").json["key"] for _ in range(2))
+    games = {
+        key: host.post(f"/g/{key}/api/games", json={"players": ["Ann", "Ben", "Cat"]}).json["id"] for key in (a, b)
+    }
+    host.post(f"/g/{b}/group/passcode", data={"code-passcode": "queen of spades"})
+    mine, theirs = f"/g/{a}/games/{games[a]}", f"/g/{b}/games/{games[b]}"
+    with served(app) as base:
+        page = phone(base + mine, offline_ready=True)
+        page.goto(base + theirs)  # group b asks for its passcode
+        expect(page.get_by_role("heading", name="Passcode, please")).to_be_visible()
+        assert kept_pages(page, [mine]) == [mine]
+        page.get_by_label("Passcode").fill("queen of spades")
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.locator("html[data-offline-ready=yes]")).to_have_count(1)
+        assert kept_pages(page, sorted([mine, theirs])) == sorted([mine, theirs])
+        page.get_by_role("button", name="Sign out").click()
+        expect(page.get_by_role("heading", name="Passcode, please")).to_be_visible()
+        assert kept_pages(page, [mine]) == [mine]  # b's game is forgotten, a's kept
+        page.context.set_offline(True)
+        page.goto(base + mine)
+        expect(page.get_by_role("heading", name=re.compile(r"^Hand 1 · Ann deals"))).to_be_visible()
+        page.context.set_offline(False)
+    with as_host(app):
+        db.session.remove()
+        db.engine.dispose()
