@@ -9,13 +9,14 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE = [sys.executable, "-m", "scorekeeper.cli.main", "serve"]
+SECRET = "server-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc"
 
 
 @dataclass
@@ -60,12 +61,33 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
         env = {
             "SCOREKEEPER_INSTANCE": data,
             "DATABASE_URL": database_url,
-            "SECRET_KEY": "server-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc",
+            "SECRET_KEY": SECRET,
             **({"THREADS": str(threads)} if threads else {}),
             **(extra_env or {}),
         }
         with serving([*before, *SERVE], env=env, path="/rules") as server:
             yield server
+
+
+@contextmanager
+def started_at_once(database_url: str, count: int, extra_env: dict | None = None):
+    """``count`` servers of an open server on one database, each its own data folder and port, started in the same
+    instant, as a service manager starts them."""
+    with ExitStack() as stack:
+        launched = []
+        for _ in range(count):
+            data = stack.enter_context(tempfile.TemporaryDirectory())
+            log = stack.enter_context(tempfile.TemporaryFile())
+            env = {**os.environ, "SCOREKEEPER_INSTANCE": data, "DATABASE_URL": database_url, "SECRET_KEY": SECRET,
+                   "SCOREKEEPER_GROUPS": "open", "BIND": "127.0.0.1:0", **(extra_env or {})}  # fmt: skip
+            launched.append((subprocess.Popen(SERVE, env=env, stdout=log, stderr=subprocess.STDOUT), log))
+        try:
+            yield [Server(wait_until_up(process, log, "/rules", seconds=60), process, log) for process, log in launched]
+        finally:
+            for process, _ in launched:
+                process.terminate()
+            for process, _ in launched:
+                process.wait(timeout=20)
 
 
 def wait_until_up(process: subprocess.Popen, log, path: str, seconds: float = 60, starting: float = 900) -> str:

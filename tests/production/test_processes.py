@@ -1,18 +1,12 @@
 """Several `scorekeeper serve` processes on one PostgreSQL database, started at once as a service manager does:
 none fails to start, and tables played through both agree on everything."""
 
-import os
-import subprocess
-import tempfile
-from contextlib import ExitStack, contextmanager
-
 import pytest
 
-from server import SERVE, Server, call, wait_until_up
+from server import call, started_at_once
 
 pytestmark = pytest.mark.server
 
-SECRET = "processes-test-key-k7Qm2Zx9-Lw4Rt8Vb3Hn6Jc"
 HANDS = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1), ([3, 3, 3, 4], 0), ([13, 0, 0, 0], 0)]
 
 
@@ -21,26 +15,6 @@ def new_postgres(empty_database_url):
     if not empty_database_url.startswith("postgresql"):
         pytest.skip("several processes share a PostgreSQL database (DATABASE_URL); SQLite is one machine's")
     return empty_database_url
-
-
-@contextmanager
-def started_at_once(database_url, count):
-    """``count`` servers on one database, each its own data folder and port, started in the same instant."""
-    with ExitStack() as stack:
-        launched = []
-        for _ in range(count):
-            data = stack.enter_context(tempfile.TemporaryDirectory())
-            log = stack.enter_context(tempfile.TemporaryFile())
-            env = {**os.environ, "SCOREKEEPER_INSTANCE": data, "DATABASE_URL": database_url, "SECRET_KEY": SECRET,
-                   "SCOREKEEPER_GROUPS": "open", "BIND": "127.0.0.1:0"}  # fmt: skip
-            launched.append((subprocess.Popen(SERVE, env=env, stdout=log, stderr=subprocess.STDOUT), log))
-        try:
-            yield [Server(wait_until_up(process, log, "/rules", seconds=60), process, log) for process, log in launched]
-        finally:
-            for process, _ in launched:
-                process.terminate()
-            for process, _ in launched:
-                process.wait(timeout=20)
 
 
 @pytest.mark.parametrize("attempt", range(4))

@@ -1,0 +1,239 @@
+"""The internet setup of docs/open-server.md, for real: Debian's nginx with the page's own configuration in front of
+two `scorekeeper serve` processes on one PostgreSQL database.
+
+The configuration is read from the page itself (its nginx blocks), with this machine's ports and a certificate of
+the test's own filled in, so the page and what runs cannot drift apart.
+"""
+
+import http.client
+import json
+import os
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import tempfile
+from contextlib import ExitStack, closing, contextmanager
+from pathlib import Path
+
+import pytest
+
+from server import ROOT, started_at_once
+
+pytestmark = pytest.mark.server
+
+DOCS = ROOT / "docs" / "open-server.md"
+SITE = "hearts.example.org"
+HANDS = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1), ([3, 3, 3, 4], 0)]
+SLOW_ADDRESSES, SLOW_EACH = 70, 30  # 2,100 connections that never finish their headers, as the probe held
+ONE_ADDRESS = 150  # a club's Wi-Fi behind one router, every phone following the game
+
+
+def nginx_blocks() -> dict[str, str]:
+    """The page's nginx blocks by what they are: the main configuration's (``events``), and the site's."""
+    blocks = re.findall(r"```nginx\n(.*?)```", DOCS.read_text(), re.DOTALL)
+    main = [block for block in blocks if "events {" in block]
+    site = [block for block in blocks if "upstream scorekeeper" in block]
+    assert len(main) == 1 and len(site) == 1, "docs/open-server.md should hold one nginx.conf block and one site"
+    return {"main": main[0], "site": site[0]}
+
+
+def nginx_config(folder: Path, port: int, upstreams: list[str]) -> str:
+    """nginx.conf for an instance of nginx of this test's own (its prefix, its logs, its ports), around the page's
+    blocks with only this machine's ports and a certificate of the test's own filled in."""
+    blocks = nginx_blocks()
+    site = blocks["site"].replace("listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;")
+    site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {folder / 'cert.pem'};", site)
+    site = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {folder / 'key.pem'};", site)
+    for documented, running in zip(("127.0.0.1:5001", "127.0.0.1:5002"), upstreams, strict=True):
+        assert documented in site
+        site = site.replace(documented, running)
+    temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi",
+                                                                              "uwsgi", "scgi"))  # fmt: skip
+    return (f"daemon off;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'} notice;\n"
+            f"worker_processes auto;\n{blocks['main']}\n"
+            f"http {{\n    access_log off;\n{temporary}\n{site}\n}}\n")  # fmt: skip
+
+
+def free_port() -> int:
+    with closing(socket.socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def need(name: str) -> str:
+    """A program the test runs; skipped without it, except in CI, where .ci/run installs it."""
+    found = shutil.which(name, path=os.environ.get("PATH", "") + os.pathsep + "/usr/sbin")
+    if found:
+        return found
+    message = f"no {name}: install it with `apt-get install {name}` to run the proxy's test"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@contextmanager
+def nginx_in_front(folder: Path, upstreams: list[str]):
+    """The page's nginx on a free port, once it answers there; its error log said on failure."""
+    nginx = need("nginx")
+    subprocess.run([need("openssl"), "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "1", "-subj", f"/CN={SITE}", "-keyout", str(folder / "key.pem"),
+                    "-out", str(folder / "cert.pem")], check=True, capture_output=True)  # fmt: skip
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / kind).mkdir()
+        (folder / kind).chmod(0o777)  # its workers run as nobody when the test runs as root
+    port = free_port()
+    (folder / "nginx.conf").write_text(nginx_config(folder, port, upstreams))
+    process = subprocess.Popen([nginx, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        answered_at(port, process, folder)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def answered_at(port: int, process: subprocess.Popen, folder: Path) -> None:
+    """Wait until nginx takes a connection on ``port`` (or fail with what its log says)."""
+    while process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            return
+        except ConnectionRefusedError:
+            process_wait(process)
+    log = (folder / "error.log").read_text() if (folder / "error.log").exists() else ""
+    raise RuntimeError(f"nginx stopped: {log}")
+
+
+def process_wait(process: subprocess.Popen) -> None:
+    """A short wait on the process itself: it stops (and the caller reads why), or it goes on starting."""
+    try:
+        process.wait(timeout=0.05)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+TLS = ssl.create_default_context()
+TLS.check_hostname, TLS.verify_mode = False, ssl.CERT_NONE  # the test's own certificate
+
+
+class Phone:
+    """A phone at ``address`` (a loopback address of its own), talking to the site through the proxy."""
+
+    def __init__(self, port: int, address: str) -> None:
+        self.port, self.address = port, address
+
+    def ask(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+        connection = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=30, context=TLS,
+                                                 source_address=(self.address, 0))  # fmt: skip
+        try:
+            connection.request(method, path, body=body, headers={"Host": SITE, **(headers or {})})
+            answer = connection.getresponse()
+            return answer.status, answer.headers, answer.read()
+        finally:
+            connection.close()
+
+    def json(self, method: str, path: str, body: object = None):
+        data = None if body is None else json.dumps(body).encode()
+        status, _headers, said = self.ask(method, path, data, {"Content-Type": "application/json"})
+        return status, json.loads(said or b"null")
+
+    def connect(self) -> ssl.SSLSocket:
+        raw = socket.create_connection(("127.0.0.1", self.port), timeout=30, source_address=(self.address, 0))
+        return TLS.wrap_socket(raw, server_hostname=SITE)
+
+
+@pytest.fixture
+def proxied(empty_database_url):
+    """The page's setup on this machine: nginx on a free port, two processes on one PostgreSQL behind it."""
+    if not empty_database_url.startswith("postgresql"):
+        pytest.skip("the internet setup runs on PostgreSQL (DATABASE_URL), as docs/open-server.md has it")
+    with ExitStack() as stack:
+        behind = {"SCOREKEEPER_BEHIND_PROXY": "1", "SCOREKEEPER_HOSTS": SITE}  # as docs/hosting.md#https has it
+        servers = stack.enter_context(started_at_once(empty_database_url, 2, behind))
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        upstreams = [server.base.removeprefix("http://") for server in servers]
+        yield stack.enter_context(nginx_in_front(folder, upstreams))
+
+
+def table_plays(port: int) -> tuple[str, int]:
+    """Four phones at a table, each its own address: a group, a game, three hands each from another phone (nginx
+    sends each to either process), the board each phone follows; the group's key and the game's id."""
+    phones = [Phone(port, f"127.0.0.{n}") for n in range(2, 6)]
+    status, group = phones[0].json("POST", "/api/groups", {"name": "Thursday"})
+    assert status == 201 and group["url"] == f"https://{SITE}/g/{group['key']}/", group
+    key = group["key"]
+    status, game = phones[1].json("POST", f"/g/{key}/api/games", {"players": ["Ann", "Ben", "Cat", "Dan"]})
+    assert status == 201, game
+    for number, (hearts, queen) in enumerate(HANDS, start=1):
+        body = {"hearts": hearts, "queen": queen, "number": number, **({"moon_option": "add"} if 13 in hearts else {})}
+        status, game = phones[number % 4].json("POST", f"/g/{key}/api/games/{game['id']}/hands", body)
+        assert status == 201, game
+    assert game["totals"] == [46, 16, 38, 30]
+    board = f"/g/{key}/games/{game['id']}/follow/board"
+    status, headers, _said = phones[3].ask("GET", board)
+    assert status == 200
+    assert phones[2].ask("GET", board, headers={"If-None-Match": headers["ETag"]})[0] == 304
+    return key, game["id"]
+
+
+def test_a_table_plays_through_the_proxy_and_two_processes(proxied):
+    table_plays(proxied)
+
+
+def test_slow_connections_from_seventy_addresses_leave_a_new_phone_served(proxied):
+    """2,100 connections that never finish their headers, from 70 addresses: the proxy holds them, not the app."""
+    key, game = table_plays(proxied)
+    with ExitStack() as held:
+        for n in range(SLOW_ADDRESSES):
+            slow = Phone(proxied, f"127.0.1.{n + 1}")
+            for _ in range(SLOW_EACH):
+                connection = held.enter_context(closing(slow.connect()))
+                connection.sendall(f"GET /g/{key}/ HTTP/1.1\r\nHost: {SITE}\r\nUser-Agent: slow".encode())
+        status, _headers, page = Phone(proxied, "127.0.2.1").ask("GET", f"/g/{key}/games/{game}")
+        assert status == 200 and b"Ann" in page
+
+
+def test_a_hundred_and_fifty_phones_behind_one_address_are_all_served(proxied):
+    """Every phone of a club's Wi-Fi follows the game through one router's address: each stream is served, and each
+    is told the next hand."""
+    key, game = table_plays(proxied)
+    club = Phone(proxied, "127.0.3.1")
+    request = f"GET /g/{key}/games/{game}/follow/events HTTP/1.1\r\nHost: {SITE}\r\n\r\n".encode()
+    with ExitStack() as held:
+        streams = []
+        for _ in range(ONE_ADDRESS):
+            stream = held.enter_context(closing(club.connect()))
+            stream.sendall(request)
+            said = read_until(stream, b"event: version\ndata: ")
+            assert said.startswith(b"HTTP/1.1 200 "), said[:200]
+            streams.append(stream)
+        status, _game = club.json("POST", f"/g/{key}/api/games/{game}/hands", {"hearts": [4, 0, 9, 0], "queen": 1})
+        assert status == 201
+        told = [read_until(stream, b"event: version\ndata: ") for stream in streams]
+        assert all(b"event: version" in each for each in told)
+
+
+def read_until(stream: ssl.SSLSocket, mark: bytes) -> bytes:
+    """What a stream says up to and with the line after ``mark`` (an event's data)."""
+    said = b""
+    while mark not in said or not said.split(mark, 1)[1].count(b"\n"):
+        chunk = stream.recv(65536)
+        assert chunk, f"the stream closed: {said[-300:]!r}"
+        said += chunk
+    return said
+
+
+def test_a_body_over_the_limit_is_refused_at_the_proxy(proxied):
+    """An import past 64 MB is refused by nginx as soon as it has the headers: none of it reaches the app."""
+    key, _game = table_plays(proxied)
+    with closing(Phone(proxied, "127.0.4.1").connect()) as connection:
+        head = (f"POST /g/{key}/history/import HTTP/1.1\r\nHost: {SITE}\r\nContent-Type: multipart/form-data; "
+                f"boundary=x\r\nContent-Length: {64 * 1024 * 1024 + 1}\r\n\r\n")  # fmt: skip
+        connection.sendall(head.encode())
+        answer = b""
+        while b"</html>" not in answer and (chunk := connection.recv(65536)):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413 ") and b"<center>nginx" in answer, answer[:300]
