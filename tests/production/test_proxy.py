@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import socket
 import ssl
@@ -28,6 +29,7 @@ SITE = "hearts.example.org"
 HANDS = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1), ([3, 3, 3, 4], 0)]
 SLOW_ADDRESSES, SLOW_EACH = 70, 30  # 2,100 connections that never finish their headers, as the probe held
 ONE_ADDRESS = 150  # a club's Wi-Fi behind one router, every phone following the game
+TEMPORARY = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")  # nginx's folders for what it keeps on disk
 
 
 def nginx_blocks() -> dict[str, str]:
@@ -49,8 +51,7 @@ def nginx_config(folder: Path, port: int, upstreams: list[str]) -> str:
     for documented, running in zip(("127.0.0.1:5001", "127.0.0.1:5002"), upstreams, strict=True):
         assert documented in site
         site = site.replace(documented, running)
-    temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi",
-                                                                              "uwsgi", "scgi"))  # fmt: skip
+    temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in TEMPORARY)
     return (f"daemon off;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'} notice;\n"
             f"worker_processes auto;\n{blocks['main']}\n"
             f"http {{\n    access_log off;\n{temporary}\n{site}\n}}\n")  # fmt: skip
@@ -80,13 +81,14 @@ def nginx_in_front(folder: Path, upstreams: list[str]):
     subprocess.run([need("openssl"), "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                     "-nodes", "-days", "1", "-subj", f"/CN={SITE}", "-keyout", str(folder / "key.pem"),
                     "-out", str(folder / "cert.pem")], check=True, capture_output=True)  # fmt: skip
-    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+    folder.chmod(0o711)  # its workers run as nobody when the test runs as root: they pass through to their folders
+    for kind in TEMPORARY:
         (folder / kind).mkdir()
-        (folder / kind).chmod(0o777)  # its workers run as nobody when the test runs as root
+        (folder / kind).chmod(0o777)
     port = free_port()
     (folder / "nginx.conf").write_text(nginx_config(folder, port, upstreams))
-    process = subprocess.Popen([nginx, "-p", str(folder), "-c", str(folder / "nginx.conf")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)  # fmt: skip
+    command = [nginx, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(folder / "nginx.conf")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
         answered_at(port, process, folder)
         yield port
@@ -185,6 +187,7 @@ def test_a_table_plays_through_the_proxy_and_two_processes(proxied):
 
 def test_slow_connections_from_seventy_addresses_leave_a_new_phone_served(proxied):
     """2,100 connections that never finish their headers, from 70 addresses: the proxy holds them, not the app."""
+    room_for(SLOW_ADDRESSES * SLOW_EACH + 100)
     key, game = table_plays(proxied)
     with ExitStack() as held:
         for n in range(SLOW_ADDRESSES):
@@ -214,6 +217,15 @@ def test_a_hundred_and_fifty_phones_behind_one_address_are_all_served(proxied):
         assert status == 201
         told = [read_until(stream, b"event: version\ndata: ") for stream in streams]
         assert all(b"event: version" in each for each in told)
+
+
+def room_for(connections: int) -> None:
+    """Let this process hold ``connections`` sockets at once, where the system allows (a shell often gives 1,024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < connections:
+        if hard != resource.RLIM_INFINITY and hard < connections:
+            pytest.fail(f"this process may open {hard} files at most; the test holds {connections} connections")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (connections, hard))
 
 
 def read_until(stream: ssl.SSLSocket, mark: bytes) -> bytes:
