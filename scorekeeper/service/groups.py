@@ -164,8 +164,9 @@ def room_for(count: int) -> None:
 
 
 def hold_for_change(group: object) -> None:
-    """Before a change of one of the group's games: its row, shared with every other change, so that a deletion of
-    the group waits for them all (and they for it), never in a circle of rows (delete_group)."""
+    """Before a change of one of the group's games: its row (FOR NO KEY UPDATE: the group's changes take turns, and
+    the hourly note of its use is not held up), so that a deletion of the group waits for them (and they for it),
+    never in a circle of rows (delete_group)."""
     if isinstance(group, int):  # a group's id (a host's command sees every group: no row to share)
         db.session.execute(select(models.Group.id).where(models.Group.id == group).with_for_update(key_share=True))
 
@@ -173,7 +174,7 @@ def hold_for_change(group: object) -> None:
 def delete_group(group_id: int) -> None:
     """The group, its games, their players and hands, its players' records and sign-ins: all gone.
 
-    Its row is taken first, alone: a change of its games under way (which took it shared first, hold_for_change)
+    Its row is taken first: a change of its games under way (which took it first too, hold_for_change)
     ends before the deletion begins, and one after finds no group. Taken in any other order, the deletion's players
     and a change's game deadlocked on PostgreSQL."""
     db.session.execute(select(models.Group.id).where(models.Group.id == group_id).with_for_update())

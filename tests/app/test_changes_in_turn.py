@@ -53,7 +53,9 @@ def test_a_hand_recorded_elsewhere_between_the_read_and_the_lock_is_counted(app,
     cut_in = []
 
     def before_the_lock(_connection, _cursor, statement, *_args):
-        if statement.lstrip().upper().startswith("UPDATE GAMES") and not cut_in:
+        # The game's row, or on PostgreSQL its group's row, taken first (groups.hold_for_change)
+        locking = statement.lstrip().upper().startswith("UPDATE GAMES") or "FOR NO KEY UPDATE" in statement
+        if locking and not cut_in:
             cut_in.append(there.record_hand(*HANDS[1], number=2))
 
     with as_host(app):
