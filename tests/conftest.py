@@ -1,5 +1,7 @@
 """Fixtures: an app with its own database per test, and a `table` that plays through the API."""
 
+import asyncio
+import concurrent.futures
 import contextlib
 import os
 import shutil
@@ -25,6 +27,13 @@ def pytest_collection_modifyitems(items):
     """The long tests first (in their order), the others after them as collected: on several workers, the long
     ones start at once, side by side, and the short ones fill in around them."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+def run_apart(coroutine):
+    """asyncio.run in a thread of its own: a worker that ran a browser test holds Playwright's event loop in its
+    thread, where asyncio.run refuses to start another."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @contextlib.contextmanager

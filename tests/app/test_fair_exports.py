@@ -11,6 +11,8 @@ from test_groups import client, open_app, start_game, start_group  # noqa: F401 
 from scorekeeper.server import asgi
 from scorekeeper.web.views.history import EXPORTING, EXPORTS_AT_ONCE
 
+from conftest import run_apart
+
 
 def test_one_groups_exports_never_make_another_groups_wait(client):  # noqa: F811
     a, b = start_group(client)["key"], start_group(client)["key"]
@@ -66,6 +68,6 @@ def test_a_reader_that_takes_nothing_is_cut_off_and_frees_its_export(open_app, c
     async def serve():
         await asyncio.wait_for(entry.http(scope, receive, send), timeout=30)  # without the cut: never
 
-    asyncio.run(serve())
+    run_apart(serve())
     assert sent[:3] == ["request", "http.response.start", "http.response.body"]
     assert not EXPORTING.held  # its turn given back

@@ -8,6 +8,8 @@ import pytest
 
 from scorekeeper.server import asgi
 
+from conftest import run_apart
+
 MEGABYTE = b"x" * (1024 * 1024)
 
 
@@ -61,7 +63,7 @@ def test_a_body_left_unfinished_lets_its_file_go(files, monkeypatch, then):
         except TimeoutError:
             return "given up"
 
-    assert asyncio.run(read()) == (None if then == "leaves" else "given up")
+    assert run_apart(read()) == (None if then == "leaves" else "given up")
     assert len(files.made) == 1 and files.made[0].closed  # on disk: 3 MB past what memory holds, closed
 
 
@@ -74,5 +76,5 @@ def test_a_body_still_coming_when_the_server_stops_lets_its_file_go(files):
         with pytest.raises(asyncio.CancelledError):
             await reading
 
-    asyncio.run(read())
+    run_apart(read())
     assert len(files.made) == 1 and files.made[0].closed
