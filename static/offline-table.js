@@ -11,7 +11,7 @@ import * as hands from "./offline-hands.js";
 var SAID_FOR = 5000; // ms "2 hands sent" stays up
 var table; // the page, as table.js hands it over: its addresses, renumber(number), sent(), words()
 var game; // the game's id and addresses, for the outbox
-var facts, names, rules;
+var facts, names, short, rules;
 var settling = null; // the conflict on screen: nothing more is sent until the person chooses
 
 // The connection banner: offline, or online with hands still to send. (Plain, like the three below.)
@@ -27,7 +27,9 @@ function sentWords(count) {
 function lookup() {
   facts = JSON.parse(document.getElementById("offline-facts").textContent);
   names = facts.players;
-  rules = JSON.parse(document.getElementById("hand-form").dataset.rules); // the cards and their points
+  var form = document.getElementById("hand-form");
+  rules = JSON.parse(form.dataset.rules); // the cards and their points
+  short = JSON.parse(form.dataset.short); // the names as the page shows them where room is short
 }
 
 // The hand form's preview while offline: a moon's options when they are known (offline-hands.js), nothing else.
@@ -99,7 +101,7 @@ function showNextHand(number) {
   if (ahead.passes.length) {
     var list = section.appendChild(element("ul", undefined, "passes"));
     list.setAttribute("aria-label", ahead.pass); // "Pass 3 cards across", in the rules' words
-    ahead.passes.forEach(function (pair) { list.appendChild(element("li", facts.short[pair[0]] + " → " + facts.short[pair[1]])); });
+    ahead.passes.forEach(function (pair) { list.appendChild(element("li", short[pair[0]] + " → " + short[pair[1]])); });
   }
   section.appendChild(element("p", facts.lead_line, "leads"));
 }

@@ -148,7 +148,6 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
         "lead": card_name(loaded.setup.leads),  # the two above in the table's words
         "removed_words": rules.words.listed([card_name(card) for card in loaded.setup.removed]),
         "lead_line": loaded.setup.lead_line,
-        "short": [shown.narrow for shown in loaded.names],  # the pass pairs' names, as the page shows them
         "ahead": [
             {
                 "number": hand.number,
