@@ -44,11 +44,13 @@ def record(page, hand) -> int:
     number = int(re.search(r"\d+", page.locator("#record").inner_text()).group())
     taps = 0
     for name, count in zip(PLAYERS, hearts, strict=True):
-        chip = page.get_by_role("group", name=f"Hearts taken by {name}").get_by_role(
-            "radio", name=str(count), exact=True
-        )
-        if not chip.is_checked():
-            chip.locator("xpath=..").click()
+        row = page.get_by_role("group", name=f"Hearts taken by {name}")
+        if not row.locator(f"input[value='{count}']").is_checked():
+            chip = row.locator(f".chip-row > label:has(> input[value='{count}'])")
+            if not chip.is_visible():  # the row shows the other half of its counts: its turn chip first
+                row.locator(".turn").click()
+                taps += 1
+            chip.click()
             taps += 1
     page.get_by_role("group", name="Who took the Q♠").get_by_text(PLAYERS[queen], exact=True).click()
     taps += 1

@@ -17,7 +17,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from browser import ALIKE_NAMES, CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served, tap_hand  # noqa: E402
+from browser import ALIKE_NAMES, CHROMIUM, CHROMIUM_ARGS, LONG_NAMES, SMALL_PHONE, served, tap_count, tap_hand  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
@@ -77,7 +77,7 @@ def variant_shots(browser, base, maria, five, out, scheme):
         page.goto(base + path)
         page.screenshot(path=str(out / f"{name}-{scheme}.png"), full_page=True)
     page.goto(f"{base}/games/{maria}")
-    page.get_by_role("group", name="Hearts taken by Ben").get_by_text("13", exact=True).click()
+    tap_count(page.get_by_role("group", name="Hearts taken by Ben"), 13)
     for card in ("Q♠", "K♠ (+10)", "A♠ (+7)"):
         page.get_by_role("group", name=f"Who took the {card}").get_by_text("Ben", exact=True).click()
     page.locator("[data-advised]:not([hidden])").wait_for()
@@ -95,7 +95,7 @@ def long_names_shots(browser, base, game, out, scheme):
     page.get_by_role("button", name="Save hand").click()
     page.screenshot(path=str(out / f"five-missing-{scheme}.png"))
     page.goto(f"{base}/games/{game}")
-    page.get_by_role("group", name="Hearts taken by Christopher").get_by_text("13", exact=True).click()
+    tap_count(page.get_by_role("group", name="Hearts taken by Christopher"), 13)
     page.get_by_role("group", name="Who took the Q♠").get_by_role("radio", name="Christopher").click(force=True)
     page.locator("[data-advised]:not([hidden])").wait_for()
     page.screenshot(path=str(out / f"five-moon-{scheme}.png"))
@@ -171,7 +171,7 @@ def alike_names_shots(browser, base, game, out, scheme, language=None):
 def shoot_a_moon(page, url, path):
     """The hand form with Ben's moon entered: both options, their totals and the advice."""
     page.goto(url)
-    page.get_by_role("group", name="Hearts taken by Ben").get_by_text("13", exact=True).click()
+    tap_count(page.get_by_role("group", name="Hearts taken by Ben"), 13)
     page.get_by_role("group", name="Who took the Q♠").get_by_text("Ben", exact=True).click()
     page.locator("[data-advised]:not([hidden])").wait_for()
     page.locator("#moon-panel").scroll_into_view_if_needed()

@@ -34,6 +34,12 @@ function handForm(form, hooks) {
   }
   function hearts(seat) { return checked("hearts-" + seat); }
   function row(seat) { return form.querySelector("#hearts-" + seat); }
+  // A row shows half its counts at a time (macros.hearts_chips): the half with the count the form put there.
+  function turnTo(seat) {
+    var turn = row(seat).querySelector(".turn input");
+    var chip = row(seat).querySelector("input:checked");
+    if (turn && chip) turn.checked = chip.parentNode.classList.contains("upper");
+  }
 
   // What is entered, as hand-entry.js reads it.
   function entry() {
@@ -53,6 +59,7 @@ function handForm(form, hooks) {
     var chip = form.querySelector('input[name="hearts-' + last.seat + '"][value="' + last.count + '"]');
     if (!chip) return;
     chip.checked = true;
+    turnTo(last.seat);
     touched[last.seat] = true;
     var note = document.createElement("span");
     note.className = "filled-note";
@@ -168,6 +175,7 @@ function handForm(form, hooks) {
     hand.hearts.forEach(function (count, seat) {
       var chip = form.querySelector('input[name="hearts-' + seat + '"][value="' + count + '"]');
       if (chip) chip.checked = true;
+      turnTo(seat);
       if (!hand.touched || hand.touched.indexOf(seat) !== -1) touched[seat] = true;
     });
     rules.cards.map(function (card) { return card.key; }).concat(["all_tricks", "moon_option"]).forEach(function (name) {

@@ -84,6 +84,16 @@ function showWaiting(queue) {
   });
 }
 
+// Each row of the hand form says to whom its player passes, as the server's page does (macros.hand_chips).
+function passesInRows(passes) {
+  document.querySelectorAll(".hearts .pass-to").forEach(function (note) { note.remove(); });
+  passes.forEach(function (pair) {
+    var legend = document.querySelector("#hearts-" + pair[0] + " legend");
+    var note = legend && legend.appendChild(element("span", _("passes to %(name)s", { name: names[pair[1]] }), "pass-to"));
+    if (note) note.setAttribute("aria-hidden", "true");
+  });
+}
+
 function showNextHand(number) {
   var section = document.querySelector(".next-hand");
   var ahead = facts.ahead.filter(function (hand) { return hand.number === number; })[0];
@@ -94,10 +104,15 @@ function showNextHand(number) {
   if (!section) return;
   var heading = element("h1", _("Hand %(number)d", { number: number }));
   section.replaceChildren(heading);
-  if (!ahead) { section.appendChild(element("p", _("Who deals and passes shows again when back online."))); return; }
+  if (!ahead) {
+    passesInRows([]);
+    section.appendChild(element("p", _("Who deals and passes shows again when back online.")));
+    return;
+  }
   // The server's layout and words (templates/table/_next_hand.html), worked out while online: the box keeps its shape.
   var deal = heading.appendChild(element("span", undefined, "deal"));
   deal.append(element("span", " · ", "sep"), ahead.deals, element("span", " · ", "vh"), element("span", ahead.way, "way"));
+  passesInRows(ahead.passes);
   if (ahead.passes.length) {
     var list = section.appendChild(element("ul", undefined, "passes"));
     list.setAttribute("aria-label", ahead.pass); // "Pass 3 cards across", in the rules' words

@@ -174,11 +174,17 @@ function refresh(keepForm) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
     var form = fresh.getElementById("hand-form");
     if (!form) { location.assign(page.links.page); return new Promise(function () {}); } // this page is left
+    // A row the player turned to 7–13 to tap a count there (its chip chosen still below) stays turned: the next
+    // tap lands on 7–13. A row turned by the count it holds (the hand just saved) starts afresh.
+    var turned = Array.prototype.filter.call(document.querySelectorAll("#hand-form .hearts"), function (row) {
+      return row.querySelector(".turn input:checked") && !row.querySelector(".upper input:checked");
+    }).map(function (row) { return row.id; });
     inPlace(function () {
       if (keepForm) form.replaceWith(page.hand.form);
       document.querySelector("main").replaceWith(fresh.querySelector("main"));
-      if (keepForm) { page.version = form.dataset.version; page.next = Number(form.elements.number.value); }
-      else page.begin(document.getElementById("hand-form"));
+      if (keepForm) { page.version = form.dataset.version; page.next = Number(form.elements.number.value); return; }
+      turned.forEach(function (id) { form.querySelector("#" + id + " .turn input").checked = true; });
+      page.begin(form);
     });
     document.title = fresh.title;
     if (outbox) outbox.then(function (module) { module.render(); });

@@ -94,8 +94,17 @@ def hearts_row(page: Page, name: str, script: bool = True) -> Locator:
     return (live_form(page) if script else page).get_by_role("group", name=f"Hearts taken by {name}")
 
 
+def tap_count(row: Locator, count: int, touch: bool = False) -> None:
+    """Tap ``count`` on a row of hearts chips, as a player does: the row shows half its counts at a time, so first
+    its turn chip ("7+", or "0–6") where the count is in the other half. ``touch``: a finger's tap, not a click."""
+    expect(row.page.locator("fieldset[inert]")).to_have_count(0)  # the form takes taps (the next hand's is in)
+    chip = row.locator(f".chip-row > label:has(> input[value='{count}'])")
+    for target in ([] if chip.is_visible() else [row.locator(".turn")]) + [chip]:
+        target.tap() if touch else target.click()
+
+
 def tap_hearts(page: Page, name: str, count: int, script: bool = True) -> None:
-    hearts_row(page, name, script).get_by_text(str(count), exact=True).click()
+    tap_count(hearts_row(page, name, script), count)
 
 
 def tap_queen(page: Page, seat: int) -> None:
@@ -110,7 +119,7 @@ def enter(page: Page, counts: list[int], queen: int) -> None:
     for seat, count in enumerate(counts):
         row = page.locator(f"#hearts-{seat}")
         if not row.locator(f"input[value='{count}']").is_checked():
-            row.get_by_text(str(count), exact=True).click()
+            tap_count(row, count)
     tap_queen(page, queen)
 
 
@@ -228,7 +237,7 @@ def tap_hand(page, names, hearts, queen: int) -> None:
     """Enter a hand as a player does: tap each row's count where it differs from what the form shows, then the
     Q♠ taker's chip (by seat: the chips show short names)."""
     for name, count in zip(names, hearts, strict=True):
-        chip = hearts_row(page, name).get_by_role("radio", name=str(count), exact=True)
-        if not chip.is_checked():
-            chip.locator("xpath=..").click()
+        row = hearts_row(page, name)
+        if not row.locator(f"input[value='{count}']").is_checked():
+            tap_count(row, count)
     tap_queen(page, queen)

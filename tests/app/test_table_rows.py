@@ -71,20 +71,28 @@ def chips_rendered(app):
     template_rendered.disconnect(note, app)
 
 
-def test_an_empty_forms_chips_are_rendered_once_a_game_and_language_and_the_page_is_as_rendered_whole(
+def test_an_empty_forms_chips_are_rendered_once_a_game_way_to_pass_and_language_and_the_page_is_as_rendered_whole(
     table, client, chips_rendered
 ):
     from scorekeeper.web.views import table as table_view
 
-    table.start_game(players=("Ann", "Ben", "Cat", "Dan", "Eve"), omnibus=True)
+    table.start_game(players=("Ann", "Ben", "Cat", "Dan", "Eve"), omnibus=True, pass_cycle="none")
     page_url = f"/games/{table.game_id}"
     client.get(page_url)
     for hearts, queen in [([4, 0, 9, 0, 0], 1), ([0, 4, 0, 9, 0], 2)]:
         table.record_hand(hearts, queen, jack=3)
         page = client.get(page_url).get_data(as_text=True)
-    assert chips_rendered == [table.game_id]  # once, for the three versions of the page
+    assert chips_rendered == [table.game_id]  # once, for the three versions of the page (no passing in any)
     german = client.get(page_url, headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert chips_rendered == [table.game_id] * 2 and "Herzen" in german  # the other language's own
+    # Each row says to whom its player passes: a game with passing renders its chips once for each way
+    table.start_game(players=("Kim", "Lou", "Max", "Ned"))  # names no other test's chips were kept for
+    for hearts, queen in [([4, 0, 9, 0], 1), ([0, 4, 0, 9], 2)]:
+        client.get(f"/games/{table.game_id}")
+        client.get(f"/games/{table.game_id}")
+        table.record_hand(hearts, queen)
+    assert chips_rendered[2:] == [table.game_id] * 2  # left, then right
+    assert "passes to Kim" in client.get(f"/games/{table.game_id}").get_data(as_text=True)  # across: Max to Kim
 
     for kept in (table_view.HAND_CHIPS, table_view.TABLE_PAGES):
         kept._kept.clear()

@@ -17,11 +17,11 @@ def hearts(page: Page, name: str) -> Locator:
 
 
 def next_hand_in_sight(page: Page, number: int) -> None:
-    """The next hand's top: its number, dealer and way to pass, who passes to whom, the first row of hearts."""
+    """The next hand's top: its number, dealer and way to pass, the first row of hearts (to whom its player passes
+    said beside the name)."""
     expect(page.locator(".next-hand h1")).to_have_text(re.compile(f"^Hand {number}( ·|$)"))
     top = [
-        page.locator(".next-hand h1"),
-        page.locator(".next-hand .passes"),
+        page.locator(".next-hand"),
         hearts(page, NAMES[0]).locator("legend"),
         hearts(page, NAMES[0]).locator(".chip-row"),
     ]

@@ -4,7 +4,7 @@ saved or the form starts afresh; one kept for another hand is dropped (issue 26,
 import re
 
 import pytest
-from browser import enter, keep_a_hand_offline, save_button
+from browser import enter, keep_a_hand_offline, save_button, tap_count
 from playwright.sync_api import Page, expect
 from test_browser_next_hand import NAMES, hearts, untouched
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 
 def tap(page: Page, name: str, count: int) -> None:
-    hearts(page, name).get_by_text(str(count), exact=True).click()
+    tap_count(hearts(page, name), count)
 
 
 def shows(page: Page, name: str, count: int) -> None:

@@ -40,7 +40,7 @@ def test_heart_chips_keep_clear_of_the_screens_edge(phone, alike):
         box = row.bounding_box()
         assert box["x"] >= EDGE and box["x"] + box["width"] <= 360 - EDGE
     chip = page.locator(".hearts .chip-row > label").first.bounding_box()
-    assert chip["width"] >= 44 and chip["height"] >= 44
+    assert chip["width"] >= 40 and chip["height"] >= 44  # eight to a row, on one line (issue 40, point 4)
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pages
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser import LONG_NAMES, SMALL_PHONE, live_form
+from browser import LONG_NAMES, SMALL_PHONE, live_form, tap_count
 from flask_babel import gettext
 from playwright.sync_api import Page, expect
 
@@ -254,7 +254,7 @@ class Walk:
 
     def hearts(self, name: str, count: int) -> None:
         label = self.say(lambda: gettext("<span class='vh'>Hearts taken by </span>%(name)s", name=name))
-        live_form(self.page).get_by_role("group", name=label, exact=True).get_by_text(str(count), exact=True).tap()
+        tap_count(live_form(self.page).get_by_role("group", name=label, exact=True), count, touch=True)
 
     def queen(self, name: str) -> None:
         label = self.say(lambda: PENALTY_CARDS[0].question)

@@ -5,7 +5,7 @@ import re
 
 import pytest
 import test_browser_groups
-from browser import SMALL_PHONE
+from browser import SMALL_PHONE, tap_count
 from playwright.sync_api import Browser, Page, expect
 from test_browser_groups import start_a_group
 
@@ -147,6 +147,100 @@ def test_a_row_filled_in_says_so_and_a_later_tap_does_not_move_it(browser, clien
     context.close()
 
 
+UPRIGHT = [param for param in PHONES if param.values[0] is SMALL_PHONE]  # a whole hand on one screen: upright
+# Where the save bar begins, where the pinned totals end, and the bottom of the hand's last field, in the page.
+SCREEN = """() => { const bottom = s => document.querySelector(s).getBoundingClientRect().bottom + scrollY;
+  const fields = [...document.querySelectorAll('#hand-form fieldset')].filter(f => f.checkVisibility());
+  return { save: document.querySelector('.save-bar').getBoundingClientRect().top + scrollY,
+           pinned: bottom('.pinned'), last: Math.max(...fields.map(f => f.getBoundingClientRect().bottom + scrollY)),
+           height: innerHeight, scrolled: scrollY }; }"""
+
+
+@pytest.mark.parametrize(("shape", "scheme", "locale"), UPRIGHT)
+def test_a_hand_of_four_fits_the_first_screen_and_five_one_scroll(browser, client, live_server, shape, scheme, locale):
+    """Point 4: every hand needed one or two scrolls to reach the Q♠ row (four players: 1; five with the J♦: 2).
+    A row of hearts is one line now ("7+" turns it to 7–13), and who passes to whom is said beside each name."""
+    four = ["Alexandra", "Alexander", "Christina", "Christopher"]
+    made = client.post("/api/games", json={"players": four}).json
+    client.post(f"/api/games/{made['id']}/hands", json={"hearts": [4, 9, 0, 0], "queen": 1})
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}")
+    expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
+    screen = page.evaluate(SCREEN)
+    assert screen["scrolled"] == 0 and screen["last"] <= screen["save"] <= screen["height"], screen
+    # Beside each name, to whom that player passes this hand (the second: to the right)
+    expect(page.locator("#hearts-0 .pass-to")).to_contain_text("Christopher")
+    # A hand by taps alone, without a scroll: 0 (the chip already shown), 8 (7+, then 8), 5, the last filled in
+    tap_count(page.locator("#hearts-0"), 0)
+    tap_count(page.locator("#hearts-1"), 8)
+    tap_count(page.locator("#hearts-2"), 5)
+    expect(page.locator("#hearts-1 .turn")).to_contain_text("0–6")  # turned: 7 to 13 in sight, "0–6" to go back
+    expect(page.locator("#hearts-3 input[value='0']")).to_be_checked()
+    expect(page.locator("#hearts-3 .filled-note")).to_be_visible()
+    page.locator("#queen .chip-row > label").nth(3).click()
+    assert page.evaluate("scrollY") == 0
+    page.locator(".save-bar button[type=submit]").click()
+    expect(page.locator('[data-total="1"]')).to_have_text("30")
+    expect(page.locator('[data-total="3"]')).to_have_text("13")
+    # The row the form fills in with 7 or more turns to show it
+    for seat, count in enumerate([4, 0, 0]):
+        tap_count(page.locator(f"#hearts-{seat}"), count)
+    expect(page.locator("#hearts-3 input[value='9']")).to_be_visible()
+    context.close()
+    # Five players with the J♦: the last field at most one screen (between the totals and the save bar) below
+    five = [*four, "Maximilian"]
+    made = client.post("/api/games", json={"players": five, "rules": {"omnibus": True}}).json
+    context = browser.new_context(**shape, color_scheme=scheme, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}")
+    screen = page.evaluate(SCREEN)
+    assert screen["last"] - screen["save"] <= screen["save"] - screen["pinned"], screen
+    context.close()
+
+
+def test_a_row_turns_to_its_higher_counts_without_the_script(browser, client, live_server):
+    """Point 4: the turn chip is the page's own (a checkbox and a stylesheet), so a phone without the script
+    enters 7 to 13 all the same, and sends nothing of it."""
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat"]}).json
+    context = browser.new_context(**SMALL_PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made['id']}")
+    expect(page.locator("#hearts-0 input[value='11']")).to_be_hidden()
+    tap_count(page.locator("#hearts-0"), 11)
+    tap_count(page.locator("#hearts-1"), 2)
+    page.locator("#queen .chip-row > label").nth(2).click()
+    page.locator(".save-bar button[type=submit]").click()
+    expect(page.locator('[data-total="0"]')).to_have_text("11")
+    assert client.get(f"/api/games/{made['id']}").json["hands"][0]["hearts"] == [11, 2, 0]
+    context.close()
+
+
+def test_a_row_turned_while_the_next_hand_comes_stays_turned(browser, client, live_server):
+    """Point 4: "7+" tapped just as the server's page comes in (another phone saved a hand). The row must still
+    show 7 to 13 once that page is in, or the player's next tap, meant for 9, would land on 2."""
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json
+    page = browser.new_context(**SMALL_PHONE, service_workers="block").new_page()  # every fetch the page's own
+    address = f"{live_server}/games/{made['id']}"
+    page.goto(address)
+    expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
+    held = []
+    page.route(address, lambda route: held.append(route))  # the page the news asks for waits
+    page.locator("#hearts-1 .turn").click()
+    before = page.locator("#hand-form").element_handle()
+    with page.expect_request(address):  # another phone saves hand 1: this one is told, and asks for its page
+        client.post(f"/api/games/{made['id']}/hands", json={"hearts": [4, 0, 9, 0], "queen": 1})
+    expect(page.locator("#hearts-1 input[value='9']")).to_be_visible()
+    held[0].continue_()
+    page.wait_for_function("form => !form.isConnected", arg=before)  # the server's form in its place
+    expect(page.locator("#record")).to_have_text("Record hand 2")
+    chip = page.locator("#hearts-1 .chip-row > label:has(> input[value='9'])")
+    expect(chip).to_be_visible()
+    chip.click()
+    expect(page.locator("#hearts-1 input[value='9']")).to_be_checked()
+    page.context.close()
+
+
 MOON = {
     "en-US": ("House rule: the shooter gets −10.", "the shooter −26 (not below 0)", "others +26"),
     "de-DE": ("Hausregel: der Schütze bekommt −10.", "der Schütze −26 (nicht unter 0)", "andere +26"),
@@ -169,7 +263,7 @@ def test_the_moon_is_said_with_the_floor_and_its_mark_says_whose(browser, client
     expect(page.locator("#rules-in-play")).to_contain_text(house)
     expect(page.locator("#rules-in-play")).not_to_contain_text("43")
     expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
-    page.locator("#hearts-0 .chip-row > label").nth(13).click()
+    tap_count(page.locator("#hearts-0"), 13)
     page.locator("#queen .chip-row > label").nth(0).click()
     expect(page.locator("#moon-panel")).to_be_visible()
     expect(page.locator("#moon-panel p")).to_have_text(note)

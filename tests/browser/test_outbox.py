@@ -5,6 +5,7 @@ import re
 import time
 
 import pytest
+from browser import tap_count
 from playwright.sync_api import BrowserContext, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -21,8 +22,7 @@ def open_offline(page: Page, context: BrowserContext, url: str) -> None:
 
 def enter_hand(page: Page, hearts: list[int], queen: int, moon: str | None = None) -> None:
     for name, count in zip(PLAYERS, hearts, strict=True):
-        row = page.get_by_role("group", name=f"Hearts taken by {name}")
-        row.get_by_role("radio", name=str(count), exact=True).locator("xpath=..").click()
+        tap_count(page.get_by_role("group", name=f"Hearts taken by {name}"), count)
     page.get_by_role("group", name="Who took the Q♠").get_by_text(PLAYERS[queen], exact=True).click()
     if moon:
         page.get_by_text(moon).click()

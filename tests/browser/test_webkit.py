@@ -131,15 +131,22 @@ def tap(driver, find) -> None:
     element.click()
 
 
+def group(legend: str) -> str:
+    """The fieldset whose legend reads ``legend``, by its words before any note (to whom the player passes, and
+    "filled in" on a row the form filled)."""
+    return f"//fieldset[normalize-space(concat(legend/span[@class='vh'], legend/text()[1]))='{legend}']"
+
+
 def chip(driver, legend: str, value: object) -> WebElement:
-    """The radio ``value`` of the group whose legend reads ``legend`` (and "filled in", on a row the form filled)."""
-    filled = "normalize-space(legend/span[@class='filled-note'])"
-    group = f"//fieldset[normalize-space(legend)='{legend}' or normalize-space(legend)=concat('{legend} ', {filled})]"
-    return driver.find_element(By.XPATH, f"{group}//input[@value='{value}']")
+    """The radio ``value`` of the group whose legend reads ``legend``."""
+    return driver.find_element(By.XPATH, f"{group(legend)}//input[@value='{value}']")
 
 
 def tap_chip(driver, legend: str, value: object) -> None:
-    """Tap a chip (its label: the radio itself is hidden) and wait for it to be checked."""
+    """Tap a chip (its label: the radio itself is hidden) and wait for it to be checked; on a row of hearts that
+    shows the other half of its counts, its turn chip ("7+") first."""
+    if not chip(driver, legend, value).find_element(By.XPATH, "..").is_displayed():
+        tap(driver, lambda d: d.find_element(By.XPATH, f"{group(legend)}//label[@class='turn']"))
     tap(driver, lambda d: chip(d, legend, value).find_element(By.XPATH, ".."))
     until(driver, lambda d: chip(d, legend, value).is_selected(), f"{legend} {value} not checked")
 

@@ -150,8 +150,10 @@ def fresh_table(loaded: games.LoadedGame, number: int) -> Markup:
 
 
 def fresh_chips(loaded: games.LoadedGame, form: HandForm) -> Markup:
-    """An empty hand form's chips (table/_hand_chips.html), rendered once for all they show."""
-    key = (tuple(loaded.players), loaded.rules, str(get_locale()))
+    """An empty hand form's chips (table/_hand_chips.html), rendered once for all they show: the players, the
+    rules, and to whom each passes this hand."""
+    upcoming = loaded.state.next_hand
+    key = (tuple(loaded.players), loaded.rules, upcoming and upcoming.pass_direction, str(get_locale()))
     chips = HAND_CHIPS.get(key)
     if chips is None:
         chips = HAND_CHIPS.put(key, Markup(render_template("table/_hand_chips.html", form=form, loaded=loaded)))
