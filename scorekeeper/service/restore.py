@@ -5,7 +5,8 @@ The whole file is checked first, so a broken one stores nothing: an import reads
 game already stored is skipped (``Known``), so importing the same file twice is harmless, and so is an old export or
 backup whose games had no uid. Each batch is its own short transaction, and on SQLite the import pauses between
 batches, so phones keep recording hands during a long import. Imports work in turns (turns.py): however many groups
-import at once, one works at a time, for a few seconds of processor.
+import at once, one works at a time, for a few seconds of processor; a group imports one file at a time, and an
+import with no place in the turns is refused at once (``ImportBusy``) rather than left holding a thread.
 """
 
 import itertools
@@ -20,14 +21,14 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import rules
-from ..store import models
+from ..store import models, scope
 from ..store.db import db, is_busy
 from . import groups
 from .export import ExportedGame
 from .games import changes_a_game
 from .reader import ExportFile
 from .rows import give_hands, new_game_row
-from .turns import IMPORTS
+from .turns import IMPORTS, OwnerHasOne, TooManyWaiting
 
 BATCH = 200  # games stored in one transaction at most
 BATCH_HANDS = 5_000  # and their hands: a few tenths of a second of work
@@ -86,19 +87,38 @@ class ImportCutShort(Exception):
         )
 
 
+class ImportBusy(Exception):
+    """An import refused before it began, nothing read or stored: its group's last one is still under way, or the
+    server has as many imports under way as it takes."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
 def import_games(stream: IO[bytes]) -> ImportReport:
-    """Store every game of an export file that is not here yet; a RuleError if any game breaks a rule.
+    """Store every game of an export file that is not here yet; a RuleError if any game breaks a rule, ImportBusy
+    (at once) if it cannot have its turn.
 
     The games go into the group in scope. A backup of a whole server, which holds other groups too, is the
     host's to restore (`scorekeeper restore`): an import stores no group's games in another.
     """
     export = ExportFile(stream)
-    with IMPORTS.taken() as turn:
-        check_all(export.games(), turn.share)
-        if export.other_groups:
-            raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: the "
-                                          "host restores it with `scorekeeper restore`."))  # fmt: skip
-        return store_games(export.games(), turn.share)
+    try:
+        with IMPORTS.taken(scope.current()) as turn:
+            check_all(export.games(), turn.share)
+            if export.other_groups:
+                raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: "
+                                              "the host restores it with `scorekeeper restore`."))  # fmt: skip
+            return store_games(export.games(), turn.share)
+    except OwnerHasOne:
+        said = gettext("An import of this group is under way: nothing was imported from this file. Import it again "
+                       "once that one is done; the games already here are skipped.")  # fmt: skip
+        raise ImportBusy(said) from None
+    except TooManyWaiting:
+        said = gettext("The server is busy with the imports of other groups: nothing was imported. Try again in a "
+                       "moment.")  # fmt: skip
+        raise ImportBusy(said) from None
 
 
 def check_all(games: Iterator[ExportedGame], share: Callable[[], None] = lambda: None) -> None:

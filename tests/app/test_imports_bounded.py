@@ -118,12 +118,12 @@ def test_imports_take_turns_of_a_few_seconds_first_come_first_served():
     taking.wait = wait
 
     def second():
-        with taking.taken() as turn:
+        with taking.taken("group b") as turn:
             said.append("second works")
             turn.share()
             said.append("second again")
 
-    with taking.taken() as turn:
+    with taking.taken("group a") as turn:
         said.append("first works")
         other = threading.Thread(target=second)
         other.start()

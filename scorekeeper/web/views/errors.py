@@ -27,7 +27,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(rules.RuleError, rule_broken)
     app.register_error_handler(games.GameNotFound, not_found)
     app.register_error_handler(OperationalError, database_busy)
-    app.register_error_handler(restore.ImportCutShort, import_cut_short)
+    app.register_error_handler(restore.ImportCutShort, import_stopped)
+    app.register_error_handler(restore.ImportBusy, import_stopped)
 
 
 def json_error(status: int, message: str, errors: dict[str, str] | None = None) -> ResponseReturnValue:
@@ -68,7 +69,8 @@ def database_busy(problem: OperationalError) -> ResponseReturnValue:
     return busy(str(BUSY))
 
 
-def import_cut_short(stopped: restore.ImportCutShort) -> ResponseReturnValue:
+def import_stopped(stopped: restore.ImportCutShort | restore.ImportBusy) -> ResponseReturnValue:
+    """An import stopped partway, or refused before it began: 503, come back soon."""
     return busy(stopped.message)
 
 
