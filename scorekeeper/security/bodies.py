@@ -1,13 +1,14 @@
 """How large a body each address takes: refused (413) before anything reads more of it.
 
-The production server applies the same limits by a request's length, before the app (asgi.py).
+The production server applies the same limits by a request's length, before the app (asgi.py). It also keeps one
+client address's bodies on its disk to a share, and tells the app (HELD_BACK) of a body it refused for that: 503.
 """
 
 import io
 
 from flask import current_app, request
 from flask_babel import format_decimal, gettext, ngettext
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 from werkzeug.wsgi import get_content_length
 
 from .group_scope import group_path
@@ -16,6 +17,10 @@ FORM_MAX = 500 * 1024  # a page's form without a file; the import page alone tak
 API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
 LARGE_BODIES = ("/history/import",)
 IMPORT, API, FORM = "import", "api", "form"
+# The production server's word to the app, in the request's ASGI scope (a2wsgi hands it on as environ["asgi.scope"]),
+# which no client can send: this body was refused unread, as its address has its share of the disk in other bodies.
+HELD_BACK = "scorekeeper.held_back"
+HELD_BACK_SECONDS = 30  # the Retry-After of its 503: a large import takes a while to come in
 
 
 def body_max(path: str, largest: int) -> int:
@@ -47,6 +52,8 @@ def body_kind(path: str) -> str:
 
 def limit_body() -> None:
     """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
+    if request.environ.get("asgi.scope", {}).get(HELD_BACK):
+        raise ServiceUnavailable(held_back_words(), retry_after=HELD_BACK_SECONDS)
     request.max_content_length = body_max(request.path, current_app.config["MAX_CONTENT_LENGTH"])
     if (request.content_length or 0) > request.max_content_length:
         raise too_large(request.max_content_length)
@@ -81,6 +88,11 @@ def too_large(limit: int) -> RequestEntityTooLarge:
     else:
         said = gettext("The form sent more than a page takes: %(most)s at most. Nothing was stored.", most=most)
     return RequestEntityTooLarge(said)
+
+
+def held_back_words() -> str:
+    return str(gettext("Other large files from your address are still on their way to the server: nothing was "
+                       "stored. Send this one again once they are through."))  # fmt: skip
 
 
 def size_words(size: int) -> str:

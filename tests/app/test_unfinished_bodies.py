@@ -39,13 +39,13 @@ def upload(length):
 
 def sender(parts, then):
     """A client sending ``parts`` megabytes of its body, then ``then``: "leaves", "waits" or "stays" (until the server
-    stops it)."""
+    stops it), or "done" (its body ends with the last part)."""
     sent = []
 
     async def receive():
         if len(sent) < parts:
             sent.append(1)
-            return {"type": "http.request", "body": MEGABYTE, "more_body": True}
+            return {"type": "http.request", "body": MEGABYTE, "more_body": then != "done" or len(sent) < parts}
         if then == "leaves":
             return {"type": "http.disconnect"}
         await asyncio.Event().wait()  # never set: waits until given up or cancelled
@@ -78,3 +78,101 @@ def test_a_body_still_coming_when_the_server_stops_lets_its_file_go(files):
 
     run_apart(read())
     assert len(files.made) == 1 and files.made[0].closed
+
+
+class Clock:
+    """The clock a body's speed is measured by, moved by the test: no test waits for seconds to pass."""
+
+    def __init__(self):
+        self.seconds = 0.0
+
+    def __call__(self):
+        return self.seconds
+
+
+def trickle(clock, piece, seconds_each):
+    """A client sending ``piece`` after ``seconds_each`` of the clock, again and again; ``sent`` counts them."""
+
+    async def receive():
+        clock.seconds += seconds_each
+        receive.sent += 1
+        return {"type": "http.request", "body": piece, "more_body": receive.sent * len(piece) < 2 * len(MEGABYTE)}
+
+    receive.sent = 0
+    return receive
+
+
+def test_a_body_trickled_below_the_floor_of_speed_is_given_up_and_its_file_goes(files, monkeypatch):
+    """Issue 41, third probe, point 2: a body sent a byte every 10 s kept its file as long as its sender liked, as
+    BODY_WAIT_SECONDS limited only the wait for each piece. Now the body as a whole must keep up BODY_RATE."""
+    clock = Clock()
+    monkeypatch.setattr(asgi, "now", clock, raising=False)
+    slow = trickle(clock, b"x" * 4096, seconds_each=1)  # 4 kB/s: each piece well within BODY_WAIT_SECONDS
+
+    async def read():
+        try:
+            return await asgi.whole_body(upload(2 * len(MEGABYTE)), slow, 64 * 1024 * 1024)
+        except TimeoutError:
+            return "given up"
+
+    assert run_apart(read()) == "given up"
+    assert slow.sent < asgi.BODY_WAIT_SECONDS * 2  # given up about BODY_WAIT_SECONDS in, not 512 pieces later
+    assert len(files.made) == 1 and files.made[0].closed
+
+
+def test_a_body_at_a_weak_phones_speed_is_read_whole(files, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(asgi, "now", clock)
+    phone = trickle(clock, b"x" * 64 * 1024, seconds_each=1)  # 64 kB/s, a weak signal's upload
+
+    async def read():
+        return await asgi.whole_body(upload(2 * len(MEGABYTE)), phone, 64 * 1024 * 1024)
+
+    scope, body, refused = run_apart(read())
+    assert not refused and body.size == 2 * len(MEGABYTE)
+    body.close()
+
+
+def from_address(length, address):
+    return {**upload(length), "client": (address, 50000)}
+
+
+def test_one_address_keeps_its_share_of_the_disk_and_is_refused_unread_past_it(files):
+    """Issue 41, third probe, point 2: an address gets DISK_PER_ADDRESS of bodies on disk at once; past it, a body is
+    refused before any of it is read (the app then says 503), another address is not, and closing a body frees its
+    room."""
+    disk = asgi.Disk(50 * len(MEGABYTE))
+    never = sender(0, "stays")
+
+    async def read(length, address, receive):
+        return await asgi.whole_body(from_address(length, address), receive, 64 * 1024 * 1024, disk)
+
+    first = run_apart(read(2 * len(MEGABYTE), "192.0.2.1", sender(2, "done")))
+    assert not first[2] and disk.held["192.0.2.1"] == 2 * len(MEGABYTE)
+    scope, body, refused = run_apart(read(49 * len(MEGABYTE), "192.0.2.1", never))  # never asked for a byte
+    assert refused and scope[asgi.HELD_BACK] and body.size == 0
+    body.close()
+    other = run_apart(read(2 * len(MEGABYTE), "198.51.100.7", sender(2, "done")))
+    assert not other[2]
+    first[1].close()
+    again = run_apart(read(2 * len(MEGABYTE), "192.0.2.1", sender(2, "done")))
+    assert not again[2]
+    for _scope, body, _refused in (other, again):
+        body.close()
+    assert not disk.held
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "said"),
+    [
+        ("/history/import", "en", "Other large files from your address are still on their way to the server"),
+        ("/history/import", "de", "Andere große Dateien von deiner Adresse sind noch unterwegs zum Server"),
+        ("/api/games", "en", "Other large files from your address are still on their way to the server"),
+    ],
+)
+def test_a_body_held_back_by_the_server_is_answered_503_and_stores_nothing(client, path, language, said):
+    answer = client.post(path, data=b"", environ_overrides={"asgi.scope": {asgi.HELD_BACK: True}},
+                         headers={"Accept-Language": language})  # fmt: skip
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "30"
+    assert said in (answer.json["error"] if path.startswith("/api/") else answer.get_data(as_text=True))
+    assert client.get("/api/games").json["games"] == []

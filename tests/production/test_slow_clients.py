@@ -75,3 +75,27 @@ def read_answer(phone: socket.socket) -> bytes:
     while len(body) < length:
         body += phone.recv(65536)
     return head
+
+
+def large_upload(stack: ExitStack, base: str, source: str, length: int = 60 * 1024 * 1024) -> socket.socket:
+    """An import's body announced (``Expect: 100-continue``), none of it sent yet."""
+    return slow_client(stack, base, b"POST /history/import HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\n"
+                                    b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % length,
+                       source)  # fmt: skip
+
+
+def test_one_address_keeps_two_large_bodies_on_disk_at_once_and_is_answered_503_past_them(database_url):
+    """Issue 41, third probe, point 2: bodies trickled from one address filled the server's temporary disk. Now an
+    address keeps two of the largest on disk at once: a third is refused before any of it is sent, and another
+    address is not. (The server asks for a body, "100 Continue", once it has taken its room on disk.)"""
+    with running_server(database_url, threads=2) as server, ExitStack() as stack:
+        for _ in range(2):
+            assert large_upload(stack, server.base, "127.0.3.1").recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        third = large_upload(stack, server.base, "127.0.3.1")
+        answer = b""
+        while got := third.recv(65536):  # the whole answer: the server closes the connection after it
+            answer += got
+        head, _, page = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 30\r\n" in head.lower()
+        assert b"Other large files from your address are still on their way to the server" in page
+        assert large_upload(stack, server.base, "127.0.3.2").recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
