@@ -30,6 +30,7 @@ from ..security.bodies import HELD_BACK, body_max
 from ..store import news
 from ..store.db import db
 from ..web.views.follow import FOLLOWS, event
+from .connections import Connections
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -67,8 +68,9 @@ log = logging.getLogger(__name__)
 class Entry:
     """The ASGI application of ``app``: its pages on ``threads`` worker threads, its follow streams in the loop."""
 
-    def __init__(self, app: Flask, threads: int) -> None:
+    def __init__(self, app: Flask, threads: int, connections: Connections | None = None) -> None:
         self.app = app
+        self.connections = connections or Connections(None)  # told when each request begins and ends
         # Whether the server is stopping (its server says: serving.py); then the follow streams end, so that it
         # stops at once.
         self.stopping: Callable[[], bool] = lambda: False
@@ -128,6 +130,14 @@ class Entry:
             self.listener.stop()
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A request whose headers are whole (its connection's deadline for them is over), answered."""
+        self.connections.began(scope.get("client"))
+        try:
+            await self.answer(scope, receive, send)
+        finally:
+            self.connections.ended(scope.get("client"))
+
+    async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             read = await whole_body(scope, receive, body_max(scope["path"], self.largest), self.disk)
         except TimeoutError:

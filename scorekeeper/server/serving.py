@@ -3,8 +3,10 @@
 uvicorn reads each connection in one event loop: a phone, or an attacker, sending a byte at a time holds a
 connection, never a thread. The app's pages run on worker threads once their request is whole (asgi.py reads the
 body first); a phone following a game holds a stream that waits in the loop and is told each change (news.py).
-No cap per address: the phones of a household, or of a club behind one router, are one address (a proxy in front
-limits what it likes). One process, no fork, so the same command serves from Linux, macOS and Windows.
+Each connection must send its headers within seconds, and one address holds a quarter of the connections at most
+(connections.py): the phones of a household, or of a club behind one router, are one address, and stay far below
+it. Behind a proxy every connection is the proxy's: there, the proxy keeps each address to its share. One process,
+no fork, so the same command serves from Linux, macOS and Windows.
 """
 
 import errno
@@ -18,6 +20,7 @@ import uvicorn
 
 from ..config import StartupError
 from ..i18n.languages import gettext as _
+from . import connections
 from .asgi import Entry
 
 # Open connections at most (each one a file descriptor): past it, a new request is answered 503. Every phone that
@@ -131,9 +134,14 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
     """The app's server, on a socket for each address ``listen`` names."""
     sockets = bound(listen, platform)
     room_for_connections(CONNECTIONS + 100)
-    entry = Entry(app, threads)
+    behind_proxy = bool(app.config.get("BEHIND_PROXY"))
+    watched = connections.Connections(None if behind_proxy else CONNECTIONS // connections.SHARE_OF_CONNECTIONS)
+    entry = Entry(app, threads, watched)
     config = uvicorn.Config(
         entry,
+        # uvicorn's own protocol, each connection watched (its address's share, its headers' deadline)
+        http=connections.protocol(watched),
+        ws="none",  # the app takes no websocket; an upgrade would take the connection from the watch
         lifespan="on",
         # X-Forwarded-* is the app's to read behind a proxy (werkzeug's ProxyFix); without one, nobody's.
         proxy_headers=False,

@@ -6,10 +6,13 @@ they are answered at all, with fewer threads than slow clients.
 """
 
 import socket
-from contextlib import ExitStack
+import threading
+from contextlib import ExitStack, contextmanager
 from urllib.parse import urlsplit
 
 import pytest
+
+from scorekeeper.server import connections, serving
 
 from server import call, running_server
 
@@ -99,3 +102,73 @@ def test_one_address_keeps_two_large_bodies_on_disk_at_once_and_is_answered_503_
         assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 30\r\n" in head.lower()
         assert b"Other large files from your address are still on their way to the server" in page
         assert large_upload(stack, server.base, "127.0.3.2").recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+@contextmanager
+def served_here(app):
+    """The production server in this process (a thread of its own), for a test that sets its limits small."""
+    server = serving.listening_server(app, "127.0.0.1:0", 2)
+    running = threading.Thread(target=server.run)
+    running.start()
+    try:
+        yield f"http://127.0.0.1:{server.addresses()[0][1]}"
+    finally:
+        server.stop()
+        running.join()
+
+
+def closed_by_server(client: socket.socket, trickle: bytes = b"") -> int:
+    """Once the server closes ``client``: the bytes of ``trickle`` it sent meanwhile, one each time the server kept
+    silent for a tenth of a second (a failure past 200: a connection never closed)."""
+    client.settimeout(0.1)
+    for sent in range(200):
+        try:
+            got = client.recv(65536)
+        except TimeoutError:
+            if trickle:
+                client.sendall(trickle[sent % len(trickle) : sent % len(trickle) + 1])
+            continue
+        except ConnectionResetError:
+            return sent
+        if not got:
+            return sent
+    raise AssertionError("the server kept the connection")
+
+
+def test_a_connection_that_does_not_finish_its_headers_in_time_is_closed(app, monkeypatch):
+    """Issue 41, third probe, point 3: headers trickled a byte every 10 s were never timed out (uvicorn starts its
+    timer again at each byte), nor a new connection that sends nothing. Now a request's headers come whole within
+    HEADERS_SECONDS of its connection, or NEXT_HEADERS_SECONDS of the answer before; a request under way is not cut."""
+    monkeypatch.setattr(connections, "HEADERS_SECONDS", 0.5)
+    monkeypatch.setattr(connections, "NEXT_HEADERS_SECONDS", 1)
+    with served_here(app) as base, ExitStack() as stack:
+        silent = slow_client(stack, base, b"")
+        trickling = slow_client(stack, base, HEADER_START)
+        kept_alive = slow_client(stack, base, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert read_answer(kept_alive).startswith(b"HTTP/1.1 200 ")
+        kept_alive.sendall(HEADER_START)  # its next request, never finished
+        posting = slow_client(stack, base, BODY_START)  # its headers whole: its body may take its time
+        assert closed_by_server(trickling, trickle=b"-abcdefgh") < 100  # well within 200 bytes: not every byte's
+        assert closed_by_server(silent) < 100 and closed_by_server(kept_alive) < 100
+        posting.sendall(b'"players": ["Ann", "Ben", "Cat"]}'.ljust(4095))  # past the deadline, and served
+        assert read_answer(posting).startswith(b"HTTP/1.1 201 ")
+
+
+def test_one_address_holds_its_share_of_the_connections_and_the_others_are_served(app, monkeypatch):
+    """Issue 41, third probe, point 3: one address took all 4,000 connections, and every other phone got 503. Now an
+    address holds a quarter of them at most; past it, its new connections are answered 503 at once."""
+    monkeypatch.setattr(serving, "CONNECTIONS", 40)
+    share = 40 // connections.SHARE_OF_CONNECTIONS
+    with served_here(app) as base, ExitStack() as stack:
+        leaving = slow_client(stack, base, b"", "127.0.4.1")
+        for _ in range(share - 1):
+            slow_client(stack, base, HEADER_START, "127.0.4.1")
+        refused = slow_client(stack, base, b"", "127.0.4.1")
+        assert refused.recv(65536).startswith(b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\n")
+        other = slow_client(stack, base, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "127.0.4.2")
+        assert read_answer(other).startswith(b"HTTP/1.1 200 ")
+        leaving.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        while leaving.recv(65536):  # answered, then closed by the server, which has given its place back first
+            pass
+        again = slow_client(stack, base, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "127.0.4.1")
+        assert read_answer(again).startswith(b"HTTP/1.1 200 ")

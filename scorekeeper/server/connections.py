@@ -1,0 +1,132 @@
+"""Each connection's share and its first seconds: what uvicorn leaves to a proxy in front, for a server without one.
+
+uvicorn closes a kept-alive connection that sends nothing for a while, but neither a new connection that sends
+nothing nor one that sends its request's headers a byte at a time (its timer starts again at each byte); and its
+limit on connections is one for every client together. So one address could hold every connection with half-sent
+headers, and every other phone got 503.
+
+Here every connection, as it opens, takes a place in its address's share (SHARE_OF_CONNECTIONS), and must have sent
+its request's headers whole within HEADERS_SECONDS; each later request on it, within NEXT_HEADERS_SECONDS of the
+answer before. The
+server's protocol is uvicorn's own (``auto``: httptools where installed, else h11), wrapped through the asyncio
+protocol interface alone: ``Watched`` hands each event on to it. The app's entry (asgi.py) says when a request's
+headers are whole (``began``: its ASGI call starts) and when its answer is over (``ended``).
+"""
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+# A request's headers come whole within this long of its connection opening: a phone sends them in one go, in a
+# fraction of a second even on a weak signal.
+HEADERS_SECONDS = 15
+# And the next request's on a kept-alive connection, within this long of the answer before: uvicorn closes a
+# connection that sends nothing for 30 s (serving.IDLE_SECONDS), and one that starts a request has 15 s more.
+NEXT_HEADERS_SECONDS = 45
+# An address holds a quarter of the server's connections at most (serving.py): a club's Wi-Fi behind one router, with
+# every phone following a game, stays far below it. Past it, a new connection is answered 503 and closed.
+SHARE_OF_CONNECTIONS = 4
+REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+Client = tuple[str, int]  # an address and port, as ASGI's scope["client"] has it
+
+
+class Connections:
+    """The server's open connections, by their client: ``share`` for each address at most (None: no share)."""
+
+    def __init__(self, share: int | None) -> None:
+        self.share = share
+        self.per_address = Counter[str]()
+        self.watched: dict[Client, Watched] = {}
+
+    def admit(self, client: Client, watched: "Watched") -> bool:
+        """A place for a new connection from ``client``; False when its address holds its share already."""
+        if self.share is not None and self.per_address[client[0]] >= self.share:
+            return False
+        self.per_address[client[0]] += 1
+        self.watched[client] = watched
+        return True
+
+    def leave(self, client: Client) -> None:
+        if self.watched.pop(client, None) is not None:
+            self.per_address[client[0]] -= 1
+            if not self.per_address[client[0]]:
+                del self.per_address[client[0]]
+
+    def began(self, client: Any) -> None:
+        """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole."""
+        if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
+            watched.request_began()
+
+    def ended(self, client: Any) -> None:
+        """The app's answer to a request from ``client`` is over: the connection waits for its next request."""
+        if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
+            watched.request_ended()
+
+
+def protocol(connections: Connections) -> type[asyncio.Protocol]:
+    """The protocol class for uvicorn's Config(http=…): uvicorn's own, each connection watched in ``connections``."""
+    return type("WatchedHTTPProtocol", (Watched,), {"connections": connections})
+
+
+class Watched(asyncio.Protocol):
+    """One connection: uvicorn's protocol for it, once admitted, and a deadline for each request's headers."""
+
+    connections: Connections  # the server's: set by protocol()
+
+    def __init__(self, **uvicorn_arguments: Any) -> None:
+        # uvicorn calls the class of Config(http=…) with its config and state: its own class takes the same
+        self.http: asyncio.Protocol = AutoHTTPProtocol(**uvicorn_arguments)
+        self.client: Client | None = None
+        self.admitted = False
+        self.deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Admitted, with HEADERS_SECONDS for its first request's headers; or answered 503 and closed, unread."""
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.client = (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) and len(peer) >= 2 else None
+        if self.client is not None and not self.connections.admit(self.client, self):
+            if isinstance(transport, asyncio.WriteTransport):
+                transport.write(REFUSED)
+            transport.close()
+            return
+        self.admitted = True
+        self.http.connection_made(transport)
+        self.wait_for_headers()
+
+    def wait_for_headers(self, first: bool = True) -> None:
+        seconds = HEADERS_SECONDS if first else NEXT_HEADERS_SECONDS
+        self.deadline = asyncio.get_running_loop().call_later(seconds, self.transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if self.admitted:
+            self.http.data_received(data)
+
+    def request_began(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def request_ended(self) -> None:
+        # Armed here rather than at the next request's first byte, which may come before the answer's end is told.
+        self.wait_for_headers(first=False)
+
+    def eof_received(self) -> bool | None:
+        return self.http.eof_received() if self.admitted else None
+
+    def pause_writing(self) -> None:
+        self.http.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.http.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+        if self.admitted:
+            if self.client is not None:
+                self.connections.leave(self.client)
+            self.http.connection_lost(exc)
