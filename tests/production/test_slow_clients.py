@@ -172,3 +172,16 @@ def test_one_address_holds_its_share_of_the_connections_and_the_others_are_serve
             pass
         again = slow_client(stack, base, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "127.0.4.1")
         assert read_answer(again).startswith(b"HTTP/1.1 200 ")
+
+
+def test_a_body_coded_other_than_chunked_is_refused_501_unread(app):
+    """Issue 41, third probe, a low: ``Transfer-Encoding: gzip, chunked`` was read as chunked, its body handed on to
+    the app still coded. Now it is refused, and nothing stored."""
+    body = b'{"players": ["Ann", "Ben", "Cat"]}'
+    with served_here(app) as base, ExitStack() as stack:
+        coded = slow_client(stack, base, b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                         b"application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+                                         + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))  # fmt: skip
+        assert coded.recv(65536).startswith(b"HTTP/1.1 501 ")
+        status, listed = call("GET", base + "/api/games")
+        assert status == 200 and listed["games"] == []
