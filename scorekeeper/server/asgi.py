@@ -138,10 +138,6 @@ class Entry:
             self.connections.ended(scope.get("client"))
 
     async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not plain_or_chunked(scope):  # a body coded some other way, which nothing here undoes: refused unread
-            await send({"type": "http.response.start", "status": 501, "headers": [(b"connection", b"close")]})
-            await send({"type": "http.response.body", "body": b""})
-            return
         try:
             read = await whole_body(scope, receive, body_max(scope["path"], self.largest), self.disk)
         except TimeoutError:
@@ -350,19 +346,6 @@ def content_length(scope: Scope) -> int | None:
         if name == b"content-length":
             return int(value)
     return None
-
-
-def plain_or_chunked(scope: Scope) -> bool:
-    """Whether the request's body comes as it is, or chunked alone: ``gzip, chunked`` is chunked to the parser, but
-    its body would reach the app still coded.
-
-    >>> plain_or_chunked({"headers": [(b"transfer-encoding", b"Chunked")]}), plain_or_chunked({"headers": []})
-    (True, True)
-    >>> plain_or_chunked({"headers": [(b"transfer-encoding", b"gzip, chunked")]})
-    False
-    """
-    coded = [value.strip().lower() for name, value in scope["headers"] if name == b"transfer-encoding"]
-    return coded in ([], [b"chunked"])
 
 
 def with_length(scope: Scope, length: int) -> Scope:

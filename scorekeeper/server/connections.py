@@ -5,19 +5,20 @@ nothing nor one that sends its request's headers a byte at a time (its timer sta
 limit on connections is one for every client together. So one address could hold every connection with half-sent
 headers, and every other phone got 503.
 
-Here every connection, as it opens, takes a place in its address's share (SHARE_OF_CONNECTIONS), and must have sent
-its request's headers whole within HEADERS_SECONDS; each later request on it, within NEXT_HEADERS_SECONDS of the
-answer before. The
-server's protocol is uvicorn's own (``auto``: httptools where installed, else h11), wrapped through the asyncio
-protocol interface alone: ``Watched`` hands each event on to it. The app's entry (asgi.py) says when a request's
-headers are whole (``began``: its ASGI call starts) and when its answer is over (``ended``).
+Here every connection, as it opens, takes a place in its address's share (PER_ADDRESS), and must have sent its
+request's headers whole within HEADERS_SECONDS; each later request on it, within NEXT_HEADERS_SECONDS of the last
+answer. The server's protocol is uvicorn's h11 one, which keeps at most HEADERS_MOST bytes of headers not yet whole
+(uvicorn's ``h11_max_incomplete_event_size``: past it, 400 and the connection closed; its httptools one keeps any
+amount), wrapped through the asyncio protocol interface alone: ``Watched`` hands each event on to it. The app's
+entry (asgi.py) says when a request's headers are whole (``began``: its ASGI call starts) and when its answer is
+over (``ended``); the deadline for the next headers starts once no request of the connection is under way.
 """
 
 import asyncio
 from collections import Counter
 from typing import Any
 
-from uvicorn.protocols.http.auto import AutoHTTPProtocol
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 # A request's headers come whole within this long of its connection opening: a phone sends them in one go, in a
 # fraction of a second even on a weak signal.
@@ -25,9 +26,12 @@ HEADERS_SECONDS = 15
 # And the next request's on a kept-alive connection, within this long of the answer before: uvicorn closes a
 # connection that sends nothing for 30 s (serving.IDLE_SECONDS), and one that starts a request has 15 s more.
 NEXT_HEADERS_SECONDS = 45
-# An address holds a quarter of the server's connections at most (serving.py): a club's Wi-Fi behind one router, with
-# every phone following a game, stays far below it. Past it, a new connection is answered 503 and closed.
-SHARE_OF_CONNECTIONS = 4
+# An address holds this many connections at most, as the proxy of docs/open-server.md allows it: a club's Wi-Fi behind
+# one router, with every phone following a game (40 tables, three followers each), stays below it. Past it, a new
+# connection is answered 503 and closed.
+PER_ADDRESS = 256
+# A request's line and headers: a phone's are under 2 kB. A client sending more is answered 400 (serving.py).
+HEADERS_MOST = 16 * 1024
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 Client = tuple[str, int]  # an address and port, as ASGI's scope["client"] has it
@@ -78,10 +82,11 @@ class Watched(asyncio.Protocol):
 
     def __init__(self, **uvicorn_arguments: Any) -> None:
         # uvicorn calls the class of Config(http=…) with its config and state: its own class takes the same
-        self.http: asyncio.Protocol = AutoHTTPProtocol(**uvicorn_arguments)
+        self.http: asyncio.Protocol = H11Protocol(**uvicorn_arguments)
         self.client: Client | None = None
         self.admitted = False
         self.deadline: asyncio.TimerHandle | None = None
+        self.under_way = 0  # requests begun and not yet answered (the next may begin before the last's end is told)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Admitted, with HEADERS_SECONDS for its first request's headers; or answered 503 and closed, unread."""
@@ -98,21 +103,29 @@ class Watched(asyncio.Protocol):
         self.wait_for_headers()
 
     def wait_for_headers(self, first: bool = True) -> None:
+        self.no_deadline()
         seconds = HEADERS_SECONDS if first else NEXT_HEADERS_SECONDS
         self.deadline = asyncio.get_running_loop().call_later(seconds, self.transport.close)
+
+    def no_deadline(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
 
     def data_received(self, data: bytes) -> None:
         if self.admitted:
             self.http.data_received(data)
 
     def request_began(self) -> None:
-        if self.deadline is not None:
-            self.deadline.cancel()
-            self.deadline = None
+        self.under_way += 1
+        self.no_deadline()
 
     def request_ended(self) -> None:
-        # Armed here rather than at the next request's first byte, which may come before the answer's end is told.
-        self.wait_for_headers(first=False)
+        # Armed here rather than at the next request's first byte, which may come before the answer's end is told;
+        # and only once none is under way: the next request may have begun before this one's end is told.
+        self.under_way -= 1
+        if not self.under_way:
+            self.wait_for_headers(first=False)
 
     def eof_received(self) -> bool | None:
         return self.http.eof_received() if self.admitted else None
@@ -124,8 +137,7 @@ class Watched(asyncio.Protocol):
         self.http.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.deadline is not None:
-            self.deadline.cancel()
+        self.no_deadline()
         if self.admitted:
             if self.client is not None:
                 self.connections.leave(self.client)
