@@ -14,6 +14,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from .guessing import left_over, unforeseen
 from .i18n.languages import gettext as _
 
 SETTINGS_FILE = "settings.env"
@@ -89,44 +90,28 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 
 
 SECRET_KEY_MIN = 32  # characters: the key signs every phone's session, and a passcode's proof in it
-SECRET_KEY_UNFORESEEN = 16  # characters no pattern foretells: 32 random hex digits have fewer once in 100,000 keys
-
-
-def unforeseen(value: str) -> int:
-    """How many characters of a key the ones before it do not foretell: a run (up, down or by steps), a repeat,
-    or a piece of three seen before (a word repeated) foretells the next.
-
-    >>> unforeseen("0123456789abcdef0123456789abcdef"), unforeseen("changeme-changeme-changeme-changeme")
-    (3, 11)
-    >>> unforeseen("correct horse battery staple 2026")
-    28
-    """
-    count = 0
-    for at, char in enumerate(value):
-        step = ord(char) - ord(value[at - 1]) if at else 2
-        if abs(step) <= 1 or (at >= 2 and step == ord(value[at - 1]) - ord(value[at - 2])):
-            continue
-        if at >= 2 and value[at - 2 : at + 1] in value[:at]:
-            continue
-        count += 1
-    return count
+# Characters no pattern foretells (guessing.unforeseen), and left once common words and rows of keys are taken out
+# (guessing.left_over): 32 random hex digits have fewer once in 100,000 keys.
+SECRET_KEY_UNFORESEEN = 16
 
 
 def secret_key(value: str) -> str:
     """A SECRET_KEY the host chose, if no one could guess it: as long as the one the app makes itself, or longer,
-    and not a pattern (a run, a repeat, a word repeated).
+    and not a pattern (a run, a repeat, a word repeated, a row of keys, a common password).
 
-    >>> secret_key("correct horse battery staple 2026")
-    'correct horse battery staple 2026'
+    >>> secret_key("amber kettle orbit walrus 2026 ferry")
+    'amber kettle orbit walrus 2026 ferry'
     >>> secret_key("x" * 64)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: at least 32 characters long, 16 of them following no pattern ...
     """
-    if len(value) < SECRET_KEY_MIN or unforeseen(value) < SECRET_KEY_UNFORESEEN:
+    guessed = min(unforeseen(value), len(left_over(value)))
+    if len(value) < SECRET_KEY_MIN or guessed < SECRET_KEY_UNFORESEEN:
         raise ValueError(
             _(
                 "at least %(least)d characters long, %(unforeseen)d of them following no pattern (no run such "
-                "as 0123 or abcd, no repeat, no word repeated), so that no one could guess it: make one with "
+                "as 0123, abcd or qwerty, no repeat, no word repeated, no common password), so that no one could "
+                "guess it: make one with "
                 '`python3 -c "import secrets; print(secrets.token_hex(32))"`, or leave SECRET_KEY out and the '
                 "app makes its own",
                 least=SECRET_KEY_MIN,

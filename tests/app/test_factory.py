@@ -67,6 +67,10 @@ WEAK_KEYS = {
     "a run down": "zyxwvutsrqponmlkjihgfedcba9876543210",
     "two letters": "ab" * 20,
     "a word and a run": "test-key-0123456789-abcdefghijklmn",
+    "rows of keys": "qwertyuiopasdfghjklzxcvbnm1234567890",  # issue 41, fourth probe, L1
+    "a common password, numbered": "Password1Password2Password3Password4",
+    "the app's own words": "hearts-scorekeeper-secret-key-2026-prod",
+    "a famous phrase": "correcthorsebatterystaplecorrecthorse",
 }
 
 
@@ -85,7 +89,7 @@ def test_a_secret_key_someone_could_guess_is_refused(tmp_path, monkeypatch, weak
 
 @pytest.mark.parametrize(
     "strong",
-    [secrets.token_hex(32), secrets.token_urlsafe(32), "correct horse battery staple 2026"],
+    [secrets.token_hex(32), secrets.token_urlsafe(32), "amber kettle orbit walrus 2026 ferry"],
     ids=["hex digits", "URL-safe", "four words"],
 )
 def test_a_secret_key_no_one_could_guess_is_taken(tmp_path, monkeypatch, strong):

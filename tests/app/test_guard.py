@@ -135,7 +135,8 @@ def test_an_open_server_has_no_sign_out_button(client):
 
 
 WEAK = ["1234", "271828", "spades", "0000 0000 0000", "qqqqqqqqqqqqqqqq", "abcabcabcabc", "password1234",
-        "qwertyuiop12", "Passwort2024!", "asdfghjkl;'#", "iloveyou1234", "1qaz 9876 zyxw", "Sommer2025!!!"]  # fmt: skip
+        "qwertyuiop12", "Passwort2024!", "asdfghjkl;'#", "iloveyou1234", "1qaz 9876 zyxw", "Sommer2025!!!",
+        "correct horse battery staple", "Hearts Scorekeeper 1"]  # fmt: skip
 
 
 @pytest.mark.parametrize("weak", WEAK)
@@ -149,7 +150,7 @@ def test_a_passcode_easy_to_guess_stops_the_app_with_what_a_strong_one_is(databa
     assert "four words the table will remember" in message
 
 
-@pytest.mark.parametrize("strong", ["four words nobody guesses", "Pique ♠ José", "correct horse battery staple",
+@pytest.mark.parametrize("strong", ["four words nobody guesses", "Pique ♠ José", "amber kettle orbit walrus",
                                     "quiet lamp 7 oranges"])  # fmt: skip
 def test_a_strong_passcode_starts_the_app(database_url, strong, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_PASSCODE", strong)

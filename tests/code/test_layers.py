@@ -22,7 +22,8 @@ LAYERS = ("base", "rules", "i18n", "store", "service", "security", "web", "facto
 
 # Each folder of the package is a layer of its own name; the few modules directly in the package, by hand.
 FOLDERS = {"rules", "i18n", "store", "service", "security", "web", "server"}
-TOP = {"paths": "base", "config": "store", "__init__": "factory", "startup": "factory", "__main__": "commands"}
+TOP = {"paths": "base", "guessing": "base", "config": "store", "__init__": "factory", "startup": "factory",
+       "__main__": "commands"}  # fmt: skip
 OTHER_FOLDERS = {"cli": "commands"}
 MOST_AT_THE_TOP = 6  # modules directly in the package: the rest live in the folder of their layer
 

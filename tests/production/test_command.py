@@ -105,10 +105,10 @@ def test_the_settings_file_is_read_by_every_command_and_the_server(tmp_path):
 
 
 def test_the_environment_wins_over_the_settings_file_and_the_file_over_the_defaults(tmp_path):
-    settings_file(tmp_path, "SCOREKEEPER_PASSCODE=correct horse battery staple\nTHREADS=3\n")
+    settings_file(tmp_path, "SCOREKEEPER_PASSCODE=amber kettle orbit walrus\nTHREADS=3\n")
     with patched_environment(SCOREKEEPER_INSTANCE=str(tmp_path), THREADS="5", SECRET_KEY=None):
         app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite'}"})
-    assert app.config["PASSCODE"] == "correct horse battery staple" and app.config["THREADS"] == 5
+    assert app.config["PASSCODE"] == "amber kettle orbit walrus" and app.config["THREADS"] == 5
     assert app.config["BIND"] == "0.0.0.0:5000" and app.config["SECRET_KEY"] == (tmp_path / "secret_key").read_text()
 
 
