@@ -37,8 +37,19 @@ function handForm(form, hooks) {
   // A row shows half its counts at a time (macros.hearts_chips): the half with the count the form put there.
   function turnTo(seat) {
     var turn = row(seat).querySelector(".turn input");
-    var chip = row(seat).querySelector("input:checked");
+    var chip = row(seat).querySelector("input[type=radio]:checked");
     if (turn && chip) turn.checked = chip.parentNode.classList.contains("upper");
+  }
+  // A row turned away from its count shows that count on its turn chip ("9" where "7+" was): every count of the
+  // hand stays in sight before Save.
+  function drawTurns() {
+    form.querySelectorAll(".hearts").forEach(function (field) {
+      var turn = field.querySelector(".turn input");
+      var chip = field.querySelector("input[type=radio]:checked");
+      var held = field.querySelector(".turn .held");
+      if (!turn || !held) return;
+      held.textContent = chip && chip.parentNode.classList.contains("upper") !== turn.checked ? chip.value : "";
+    });
   }
 
   // What is entered, as hand-entry.js reads it.
@@ -114,7 +125,7 @@ function handForm(form, hooks) {
     if (!field) return;
     field.classList.add("missing");
     field.scrollIntoView({ block: "center" });
-    var input = field.querySelector("input:checked") || field.querySelector("input");
+    var input = field.querySelector("input[type=radio]:checked") || field.querySelector("input");
     if (input) input.focus({ preventScroll: true });
   }
 
@@ -163,6 +174,7 @@ function handForm(form, hooks) {
       if (hooks.preview) ask();
       if (hooks.complete) hooks.complete(facts());
     }
+    drawTurns();
     changed();
   }
   function changed() {
@@ -216,6 +228,7 @@ function handForm(form, hooks) {
 
   // A tap on the chip already chosen (0 at first) fires no change, only a click.
   function tapped(event) {
+    if (event.target.type === "checkbox") drawTurns(); // a row turned: nothing entered
     if (event.target.type !== "radio") return;
     unmark();
     held = false;
@@ -230,7 +243,7 @@ function handForm(form, hooks) {
   // Rows tapped before this script ran (a slow first load: the plain form took the taps) count as tapped, so the
   // last row fills itself in all the same; a tap then on the chip the page came with (0) cannot be told apart.
   players.forEach(function (_name, seat) {
-    var chip = row(seat).querySelector("input:checked");
+    var chip = row(seat).querySelector("input[type=radio]:checked");
     if (chip && !chip.defaultChecked) { touched[seat] = true; lastRow = seat; }
   });
   if (entered()) fillLast();

@@ -216,6 +216,33 @@ def test_a_row_turns_to_its_higher_counts_without_the_script(browser, client, li
     context.close()
 
 
+def test_a_double_tap_on_the_turn_chip_picks_no_count_and_a_count_turned_away_stays_in_sight(
+    browser, client, live_server
+):
+    """Point 4, from a review: the turn chip moved to the row's start once turned, so a double tap on "7+" picked
+    13 (a moon); and a row turned away from its count showed a filled "7+", not which count."""
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json
+    page = browser.new_context(**SMALL_PHONE).new_page()  # a phone: touch
+    page.goto(f"{live_server}/games/{made['id']}")
+    expect(page.locator("#hand-form[data-live=yes]")).to_have_count(1)
+    turn = page.locator("#hearts-0 .turn")
+    box = turn.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#hearts-0 input[value='13']")).to_be_visible()
+    turned = turn.bounding_box()
+    assert abs(turned["x"] - box["x"]) < 1 and abs(turned["y"] - box["y"]) < 2  # in the same place, turned
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a double tap's second
+    expect(page.locator("#hearts-0 input[value='0']")).to_be_checked()  # nothing picked: the row turned back
+    expect(page.locator("#live-check")).to_have_text("0 of 13 hearts")
+    tap_count(page.locator("#hearts-1"), 9)
+    page.locator("#hearts-1 .turn").click()  # turned back to 0–6: its 9 out of sight
+    expect(page.locator("#hearts-1 .turn .held")).to_have_text("9")  # shown where "7+" was; still named "7+"
+    expect(page.locator("#hearts-1 .turn .held")).to_be_visible()
+    expect(page.locator("#hearts-1 .turn input")).to_have_accessible_name("7+")
+    expect(page.locator("#hearts-1 input[value='9']")).to_be_checked()
+    page.context.close()
+
+
 def test_a_row_turned_while_the_next_hand_comes_stays_turned(browser, client, live_server):
     """Point 4: "7+" tapped just as the server's page comes in (another phone saved a hand). The row must still
     show 7 to 13 once that page is in, or the player's next tap, meant for 9, would land on 2."""
