@@ -14,7 +14,9 @@ import { _ } from "./words.js";
   var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s
   var TOLD = 15000; // the poll's pace while the server tells the page (it says it is alive as often)
   var ASKING = 1000; // the poll's pace while it does not
-  var tag = null;
+  // The version this page shows (its board's ETag): the first question is answered 304 unless the game changed
+  // since, and the board is swapped only then.
+  var tag = board.dataset.version ? '"' + board.dataset.version + '"' : null;
   var stream = null;
   var timer = null;
   var updated = new Date(board.dataset.updated); // when the server made this page (the worker may give an old copy)

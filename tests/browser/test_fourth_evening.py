@@ -243,6 +243,23 @@ def test_a_double_tap_on_the_turn_chip_picks_no_count_and_a_count_turned_away_st
     page.context.close()
 
 
+def test_a_follower_keeps_the_board_it_opened_with_until_the_game_changes(browser, client, live_server):
+    """Point 7: a follow page fetched its board again as it opened and swapped it in whole, the same board; a
+    display read at that moment read nothing. It now asks with the version it shows, and is answered 304."""
+    made = client.post("/api/games", json={"players": ["Ann", "Ben", "Cat", "Dan"]}).json
+    page = browser.new_context(**LANDSCAPE, service_workers="block").new_page()
+    with page.expect_response(lambda answer: answer.url.endswith("/follow/board")) as first:
+        page.goto(f"{live_server}/games/{made['id']}/follow")
+    card = page.locator(".scoreboard li").first.element_handle()
+    assert first.value.status == 304
+    with page.expect_response(lambda answer: answer.url.endswith("/follow/board")) as changed:
+        client.post(f"/api/games/{made['id']}/hands", json={"hearts": [4, 0, 9, 0], "queen": 1})
+    assert changed.value.status == 200
+    expect(page.locator('[data-total="1"]')).to_have_text("13")
+    assert not card.evaluate("card => card.isConnected")  # swapped once the game changed
+    page.context.close()
+
+
 def test_a_row_turned_while_the_next_hand_comes_stays_turned(browser, client, live_server):
     """Point 4: "7+" tapped just as the server's page comes in (another phone saved a hand). The row must still
     show 7 to 13 once that page is in, or the player's next tap, meant for 9, would land on 2."""
