@@ -34,7 +34,7 @@ function handForm(form, hooks) {
   }
   function hearts(seat) { return checked("hearts-" + seat); }
   function row(seat) { return form.querySelector("#hearts-" + seat); }
-  // A row shows half its counts at a time (macros.hearts_chips): the half with the count the form put there.
+  // A row shows half its counts at a time (macros.chips, halves): the half with the count the form put there.
   function turnTo(seat) {
     var turn = row(seat).querySelector(".turn input");
     var chip = row(seat).querySelector("input[type=radio]:checked");
