@@ -1,7 +1,8 @@
 """How large a body each address takes: refused (413) before anything reads more of it.
 
-The production server applies the same limits by a request's length, before the app (asgi.py). It also keeps one
-client address's bodies on its disk to a share, and tells the app (HELD_BACK) of a body it refused for that: 503.
+The production server applies the same limits by a request's length, before the app (server/reading.py). It also
+keeps one client address's bodies on its disk to a share, and tells the app (HELD_BACK) of a body it refused for
+that: 503.
 """
 
 import io
@@ -25,7 +26,8 @@ HELD_BACK_SECONDS = 30  # the Retry-After of its 503: a large import takes a whi
 
 def body_max(path: str, largest: int) -> int:
     """The largest body a request to ``path`` may send, at the server's root or in a group (``/g/<key>/…``):
-    the production server refuses a larger one by its length, before reading it (asgi.py), and so does the app.
+    the production server refuses a larger one by its length, before reading it (server/reading.py), and so
+    does the app.
 
     >>> largest = 64 * 1024 * 1024
     >>> body_max("/api/games", largest), body_max("/g/abc/history/import", largest) == largest

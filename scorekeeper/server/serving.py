@@ -1,7 +1,7 @@
 """The production server: uvicorn, as `scorekeeper serve` and `make run` start it, through what it documents.
 
 uvicorn reads each connection in one event loop: a phone, or an attacker, sending a byte at a time holds a
-connection, never a thread. The app's pages run on worker threads once their request is whole (asgi.py reads the
+connection, never a thread. The app's pages run on worker threads once their request is whole (reading.py reads the
 body first); a phone following a game holds a stream that waits in the loop and is told each change (news.py).
 Each connection must send its headers within seconds, in a few kilobytes, and one address holds 256 connections at
 most (connections.py): the phones of a household, or of a club behind one router, are one address, and stay below

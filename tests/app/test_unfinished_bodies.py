@@ -6,7 +6,7 @@ import tempfile
 
 import pytest
 
-from scorekeeper.server import asgi
+from scorekeeper.server import reading
 
 from conftest import run_apart
 
@@ -55,11 +55,11 @@ def sender(parts, then):
 
 @pytest.mark.parametrize("then", ["leaves", "waits"])
 def test_a_body_left_unfinished_lets_its_file_go(files, monkeypatch, then):
-    monkeypatch.setattr(asgi, "BODY_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr(reading, "BODY_WAIT_SECONDS", 0.05)
 
     async def read():
         try:
-            return await asgi.whole_body(upload(60 * 1024 * 1024), sender(3, then), 64 * 1024 * 1024)
+            return await reading.whole_body(upload(60 * 1024 * 1024), sender(3, then), 64 * 1024 * 1024)
         except TimeoutError:
             return "given up"
 
@@ -69,12 +69,12 @@ def test_a_body_left_unfinished_lets_its_file_go(files, monkeypatch, then):
 
 def test_a_body_still_coming_when_the_server_stops_lets_its_file_go(files):
     async def read():
-        reading = asyncio.ensure_future(asgi.whole_body(upload(60 * 1024 * 1024), sender(2, "stays"), 64 * 2**20))
-        while not files.made or files.made[0].tell() < 2 * len(MEGABYTE) - asgi.IN_MEMORY:
+        read_on = asyncio.ensure_future(reading.whole_body(upload(60 * 1024 * 1024), sender(2, "stays"), 64 * 2**20))
+        while not files.made or files.made[0].tell() < 2 * len(MEGABYTE) - reading.IN_MEMORY:
             await asyncio.sleep(0)  # the loop's turn: the body's parts come in
-        reading.cancel()
+        read_on.cancel()
         with pytest.raises(asyncio.CancelledError):
-            await reading
+            await read_on
 
     run_apart(read())
     assert len(files.made) == 1 and files.made[0].closed
@@ -106,27 +106,27 @@ def test_a_body_trickled_below_the_floor_of_speed_is_given_up_and_its_file_goes(
     """Issue 41, third probe, point 2: a body sent a byte every 10 s kept its file as long as its sender liked, as
     BODY_WAIT_SECONDS limited only the wait for each piece. Now the body as a whole must keep up BODY_RATE."""
     clock = Clock()
-    monkeypatch.setattr(asgi, "now", clock, raising=False)
+    monkeypatch.setattr(reading, "now", clock, raising=False)
     slow = trickle(clock, b"x" * 4096, seconds_each=1)  # 4 kB/s: each piece well within BODY_WAIT_SECONDS
 
     async def read():
         try:
-            return await asgi.whole_body(upload(2 * len(MEGABYTE)), slow, 64 * 1024 * 1024)
+            return await reading.whole_body(upload(2 * len(MEGABYTE)), slow, 64 * 1024 * 1024)
         except TimeoutError:
             return "given up"
 
     assert run_apart(read()) == "given up"
-    assert slow.sent < asgi.BODY_WAIT_SECONDS * 2  # given up about BODY_WAIT_SECONDS in, not 512 pieces later
+    assert slow.sent < reading.BODY_WAIT_SECONDS * 2  # given up about BODY_WAIT_SECONDS in, not 512 pieces later
     assert len(files.made) == 1 and files.made[0].closed
 
 
 def test_a_body_at_a_weak_phones_speed_is_read_whole(files, monkeypatch):
     clock = Clock()
-    monkeypatch.setattr(asgi, "now", clock)
+    monkeypatch.setattr(reading, "now", clock)
     phone = trickle(clock, b"x" * 64 * 1024, seconds_each=1)  # 64 kB/s, a weak signal's upload
 
     async def read():
-        return await asgi.whole_body(upload(2 * len(MEGABYTE)), phone, 64 * 1024 * 1024)
+        return await reading.whole_body(upload(2 * len(MEGABYTE)), phone, 64 * 1024 * 1024)
 
     scope, body, refused = run_apart(read())
     assert not refused and body.size == 2 * len(MEGABYTE)
@@ -141,16 +141,16 @@ def test_one_address_keeps_its_share_of_the_disk_and_is_refused_unread_past_it(f
     """Issue 41, third probe, point 2: an address gets DISK_PER_ADDRESS of bodies on disk at once; past it, a body is
     refused before any of it is read (the app then says 503), another address is not, and closing a body frees its
     room."""
-    disk = asgi.Disk(50 * len(MEGABYTE))
+    disk = reading.Disk(50 * len(MEGABYTE))
     never = sender(0, "stays")
 
     async def read(length, address, receive):
-        return await asgi.whole_body(from_address(length, address), receive, 64 * 1024 * 1024, disk)
+        return await reading.whole_body(from_address(length, address), receive, 64 * 1024 * 1024, disk)
 
     first = run_apart(read(2 * len(MEGABYTE), "192.0.2.1", sender(2, "done")))
     assert not first[2] and disk.held["192.0.2.1"] == 2 * len(MEGABYTE)
     scope, body, refused = run_apart(read(49 * len(MEGABYTE), "192.0.2.1", never))  # never asked for a byte
-    assert refused and scope[asgi.HELD_BACK] and body.size == 0
+    assert refused and scope[reading.HELD_BACK] and body.size == 0
     body.close()
     other = run_apart(read(2 * len(MEGABYTE), "198.51.100.7", sender(2, "done")))
     assert not other[2]
@@ -171,7 +171,7 @@ def test_one_address_keeps_its_share_of_the_disk_and_is_refused_unread_past_it(f
     ],
 )
 def test_a_body_held_back_by_the_server_is_answered_503_and_stores_nothing(client, path, language, said):
-    answer = client.post(path, data=b"", environ_overrides={"asgi.scope": {asgi.HELD_BACK: True}},
+    answer = client.post(path, data=b"", environ_overrides={"asgi.scope": {reading.HELD_BACK: True}},
                          headers={"Accept-Language": language})  # fmt: skip
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "30"
     assert said in (answer.json["error"] if path.startswith("/api/") else answer.get_data(as_text=True))

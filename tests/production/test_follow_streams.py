@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.server import asgi, serving
+from scorekeeper.server import reading, serving
 from scorekeeper.store.db import db
 from scorekeeper.web.views.follow import FOLLOWS
 
@@ -156,7 +156,7 @@ def test_a_stream_ends_as_the_server_stops_and_the_server_does_not_wait_for_it(a
 
 def test_a_body_that_stops_coming_is_given_up(app, monkeypatch):
     """A client that sends part of a body and waits holds its connection for BODY_WAIT_SECONDS, not for ever."""
-    monkeypatch.setattr(asgi, "BODY_WAIT_SECONDS", 0.5)
+    monkeypatch.setattr(reading, "BODY_WAIT_SECONDS", 0.5)
     with served(app) as base:
         port = int(base.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
