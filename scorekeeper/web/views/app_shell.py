@@ -24,6 +24,7 @@ from ...rules.describe import card_name
 from ...security import guard
 from ...security.group_scope import any_page, site_page
 from ...service import games, serialize
+from .template_helpers import way_words
 
 bp = Blueprint("app_shell", __name__)
 bp.add_app_template_global(script_words.script_words)
@@ -156,7 +157,7 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
                 "passes": hand.passes,
                 # The next hand's heading in the words the server's page has (templates/table/_next_hand.html).
                 "deals": gettext("%(name)s deals", name=loaded.players[hand.dealer]),
-                "way": way_words(hand.pass_direction, bool(hand.passes)),
+                "way": way_words(hand.pass_direction, bool(hand.passes)).unescape(),  # as text
             }
             for hand in loaded.state.hands_ahead(HANDS_AHEAD)
         ],
@@ -165,14 +166,6 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
         "record": url_for("api.record_hand", game_id=loaded.id),
         "game_url": url_for("api.game", game_id=loaded.id),
     }
-
-
-def way_words(direction: str, passing: bool) -> str:
-    """Which way the cards go, as the next hand's heading says it: "pass ← left", or no passing."""
-    if not passing:
-        return str(gettext("hold: no passing"))
-    way = rules.words.PASSES[direction]
-    return str(gettext("pass %(arrow)s %(where)s", arrow=way.arrow, where=way.short))
 
 
 def offline_moons(state: rules.GameState) -> list[dict[str, object]]:

@@ -8,9 +8,10 @@ from types import CodeType
 from babel import Locale
 from babel.dates import format_skeleton, format_time
 from flask import Flask, get_flashed_messages, request, url_for
-from flask_babel import format_date, format_decimal, format_percent, get_locale
+from flask_babel import format_date, format_decimal, format_percent, get_locale, gettext
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
+from markupsafe import Markup, escape
 from werkzeug.local import LocalProxy
 
 from ... import rules
@@ -67,6 +68,7 @@ def page_helpers() -> dict[str, object]:
         "PENALTY_CARDS": rules.PENALTY_CARDS,
         "moon_words": rules.moon_words,
         "pass_line": pass_line,
+        "way_words": way_words,
         "standing_tag": rules.words.standing_tag,
         "hand_rules": hand_rules,
         "subtract_words": subtract_words,
@@ -87,6 +89,16 @@ def said_to_this_page() -> list[tuple[str, str]] | list[str]:
     if request.headers.get("Sec-Fetch-Mode", "navigate") != "navigate":
         return []
     return get_flashed_messages(with_categories=True)
+
+
+def way_words(direction: str, passing: bool, arrow: Markup | None = None) -> Markup:
+    """Which way the cards go, as the next hand's heading says it ("pass ← left", or no passing), on the page and in
+    its offline facts alike. ``arrow``: the arrow as the page marks it up (seen, not heard twice)."""
+    if not passing:
+        return Markup(escape(gettext("hold: no passing")))
+    way = rules.words.PASSES[direction]
+    # Translators: arrow is a symbol (← → ↑ ⇇ ⇉), where a short way ("left", "2 right").
+    return Markup(escape(gettext("pass %(arrow)s %(where)s"))) % {"arrow": arrow or way.arrow, "where": way.short}
 
 
 def pass_line(direction: str) -> str:
