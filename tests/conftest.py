@@ -6,6 +6,7 @@ import contextlib
 import os
 import shutil
 import sqlite3
+import threading
 
 import pytest
 import sqlalchemy
@@ -34,6 +35,17 @@ def run_apart(coroutine):
     thread, where asyncio.run refuses to start another."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def until(condition, seconds=30):
+    """Once ``condition`` holds, looked at every few milliseconds (a failure past ``seconds``: a cap on a hang, never
+    a measure)."""
+    looked = threading.Event()
+    for _ in range(seconds * 100):
+        if condition():
+            return
+        looked.wait(0.01)
+    raise AssertionError("never came true")
 
 
 @contextlib.contextmanager

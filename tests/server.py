@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -13,6 +14,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from scorekeeper.server.serving import listening_server
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE = [sys.executable, "-m", "scorekeeper.cli.main", "serve"]
@@ -125,3 +128,16 @@ def call(method: str, url: str, body: object = None) -> tuple[int, dict]:
             return answer.status, json.loads(answer.read() or b"null")
     except urllib.error.HTTPError as refused:
         return refused.code, json.loads(refused.read() or b"null")
+
+
+@contextmanager
+def served_here(app):
+    """The production server in this process (a thread of its own), for a test that sets its limits small."""
+    server = listening_server(app, "127.0.0.1:0", 2)
+    running = threading.Thread(target=server.run)
+    running.start()
+    try:
+        yield f"http://127.0.0.1:{server.addresses()[0][1]}"
+    finally:
+        server.stop()
+        running.join()

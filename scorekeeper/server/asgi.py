@@ -3,7 +3,9 @@
 Three things happen here, around the Flask app, in the server's event loop:
 
 - a request's body is read whole before a worker thread sees it (reading.py); a body refused for its size has its
-  connection closed after the app's 413;
+  connection closed after the app's 413. An import runs on threads of its own, more than the imports' turns hold
+  (service/turns.py), so that imports waiting their turn never hold a thread the pages need, and one past the turns
+  is refused at once;
 - a follow stream (``…/follow/events``) is answered by the app first, behind every check any page of the game
   passes; its answer then stays open here, and each change to its game is told on it (news.py). A stream that
   waits costs a connection and nothing else;
@@ -20,7 +22,8 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from .. import config
-from ..security.bodies import body_max
+from ..security.bodies import IMPORT, body_kind, body_max
+from ..service import turns
 from ..store import news
 from ..store.db import db
 from ..web.views.follow import FOLLOWS, event
@@ -43,7 +46,8 @@ log = logging.getLogger(__name__)
 
 
 class Entry:
-    """The ASGI application of ``app``: its pages on ``threads`` worker threads, its follow streams in the loop."""
+    """The ASGI application of ``app``: its pages on ``threads`` worker threads, its imports on threads of their
+    own, its follow streams in the loop."""
 
     def __init__(self, app: Flask, threads: int, connections: Connections | None = None) -> None:
         self.app = app
@@ -52,8 +56,9 @@ class Entry:
         # stops at once.
         self.stopping: Callable[[], bool] = lambda: False
         self.closing: asyncio.Event | None = None  # set as the server stops: the streams end
-        # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
-        self.wsgi: Callable[[Scope, Receive, Send], Awaitable[None]] = WSGIMiddleware(app, workers=threads)  # type: ignore
+        self.wsgi = on_threads(app, threads)
+        # as many as the turns hold, and as many again as the pages have, to refuse at once the imports past them
+        self.imports = on_threads(app, turns.AT_ONCE + threads)
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
@@ -129,6 +134,8 @@ class Entry:
                 await self.wsgi(scope, body.receive, closing(send))
             elif scope["method"] == "GET" and scope["path"].endswith(STREAMS):
                 await self.stream(scope, body.receive, receive, send)
+            elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
+                await self.imports(scope, body.receive, Taken(send))
             else:
                 await self.wsgi(scope, body.receive, Taken(send))
         finally:
@@ -173,6 +180,12 @@ class Entry:
             await told.until_gone(receive, send)
         finally:
             self.followers.leave(int(game), told)
+
+
+def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    """``app`` as an ASGI application, run on ``threads`` worker threads of its own."""
+    # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
+    return WSGIMiddleware(app, workers=threads)  # type: ignore
 
 
 class Told:

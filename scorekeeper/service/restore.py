@@ -5,10 +5,12 @@ The whole file is checked first, so a broken one stores nothing: an import reads
 game already stored is skipped (``Known``), so importing the same file twice is harmless, and so is an old export or
 backup whose games had no uid. Each batch is its own short transaction, and on SQLite the import pauses between
 batches, so phones keep recording hands during a long import. Imports work in turns (turns.py): however many groups
-import at once, one works at a time, for a few seconds of processor; a group imports one file at a time, and an
-import with no place in the turns is refused at once (``ImportBusy``) rather than left holding a thread.
+import at once, one works at a time, for a few seconds of processor, and one just begun goes first; a group (and an
+address) imports one file at a time, and an import with no place in the turns is refused at once (``ImportBusy``)
+rather than left holding a thread.
 """
 
+import functools
 import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -28,7 +30,7 @@ from .export import ExportedGame
 from .games import changes_a_game
 from .reader import ExportFile
 from .rows import give_hands, new_game_row
-from .turns import IMPORTS, OwnerHasOne, TooManyWaiting
+from .turns import IMPORTS, AddressHasOne, OwnerHasOne, TooManyWaiting
 
 BATCH = 200  # games stored in one transaction at most
 BATCH_HANDS = 5_000  # and their hands: a few tenths of a second of work
@@ -96,24 +98,31 @@ class ImportBusy(Exception):
         super().__init__(message)
 
 
-def import_games(stream: IO[bytes]) -> ImportReport:
+def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
     """Store every game of an export file that is not here yet; a RuleError if any game breaks a rule, ImportBusy
-    (at once) if it cannot have its turn.
+    (at once) if it cannot have its turn: its group's or its ``address``'s last import is still under way, or the
+    turns are full.
 
     The games go into the group in scope. A backup of a whole server, which holds other groups too, is the
     host's to restore (`scorekeeper restore`): an import stores no group's games in another.
     """
     export = ExportFile(stream)
+    db.session.commit()  # an import waiting for its turn holds none of the database's few connections
     try:
-        with IMPORTS.taken(scope.current()) as turn:
-            check_all(export.games(), turn.share)
+        with IMPORTS.taken(scope.current(), address) as turn:
+            share = functools.partial(turn.share, db.session.commit)
+            check_all(export.games(), share)
             if export.other_groups:
                 raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: "
                                               "the host restores it with `scorekeeper restore`."))  # fmt: skip
-            return store_games(export.games(), turn.share)
+            return store_games(export.games(), share)
     except OwnerHasOne:
         said = gettext("An import of this group is under way: nothing was imported from this file. Import it again "
                        "once that one is done; the games already here are skipped.")  # fmt: skip
+        raise ImportBusy(said) from None
+    except AddressHasOne:
+        said = gettext("Another import from your network is under way: nothing was imported from this file. Import "
+                       "it again once that one is done.")  # fmt: skip
         raise ImportBusy(said) from None
     except TooManyWaiting:
         said = gettext("The server is busy with the imports of other groups: nothing was imported. Try again in a "

@@ -1,30 +1,40 @@
 """Work that takes the processor for long (an import), done in turns: one at a time, a few seconds each.
 
 However many groups import at once, one import works while the others wait their turn, so the processor's other
-core and the pages of every group are never short of it for long; and after a few seconds of processor, an import
-that others wait for gives its turn to the first of them and waits for its next.
+core and the pages of every group are never short of it for long. After a few seconds of processor, an import that
+others wait for gives its turn up, and the next turn goes to the import waiting that has had the least processor so
+far (the first come among equals). So an import just begun works next, however long the imports before it are: a
+group's small file is imported in a few seconds even while other groups' large ones go on.
 
-A piece of work waiting holds a worker thread of the server's few. So a group has one piece of work in the turns at a
-time, and only so many wait at all: past that, more work is refused at once (``NoTurn``), never left to wait.
+Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
+pages' threads: server/asgi.py), so the turns hold AT_ONCE at most, and of those one an owner (a group) and one an
+address: past that, more work is refused at once (``NoTurn``), never left to wait. Keeping every place then takes
+AT_ONCE addresses, each sending a large file again and again.
 """
 
+import itertools
 import threading
 import time
-from collections import deque
-from collections.abc import Hashable, Iterator
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
 TURN_SECONDS = 2.0  # of the processor, for the thread working
-# Pieces of work in the turns at once, the one working included: of the server's 8 threads, imports hold 3 at most.
-AT_ONCE = 3
+AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
+PER_ADDRESS = 1  # of them from one address
 
 
 class NoTurn(Exception):
-    """Work refused a place in the turns, at once: its owner has work there already, or too many wait."""
+    """Work refused a place in the turns, at once: its owner or its address has work there already, or too many
+    wait."""
 
 
 class OwnerHasOne(NoTurn):
     """The owner's earlier work is still in the turns."""
+
+
+class AddressHasOne(NoTurn):
+    """Work from the same address (for another owner) is in the turns already."""
 
 
 class TooManyWaiting(NoTurn):
@@ -32,53 +42,68 @@ class TooManyWaiting(NoTurn):
 
 
 class Turns:
-    """Turns taken first come, first served."""
+    """Turns taken by the work that has had the least processor so far."""
 
-    def __init__(self, seconds: float = TURN_SECONDS, at_once: int = AT_ONCE) -> None:
-        self.seconds, self.at_once = seconds, at_once
+    def __init__(self, seconds: float = TURN_SECONDS, at_once: int = AT_ONCE, per_address: int = PER_ADDRESS,
+                 clock: Callable[[], float] = time.thread_time) -> None:  # fmt: skip
+        self.seconds, self.at_once, self.per_address, self.clock = seconds, at_once, per_address, clock
         self.lock = threading.Lock()
-        self.waiting: deque[threading.Event] = deque()
+        self.waiting: list[Turn] = []
         self.busy = False
         self.owners: set[Hashable] = set()  # whose work is in the turns, working or waiting
+        self.addresses: Counter[Hashable] = Counter()  # and from where
+        self.arrivals = itertools.count()
 
     @contextmanager
-    def taken(self, owner: Hashable = None) -> Iterator["Turn"]:
+    def taken(self, owner: Hashable = None, address: Hashable = None) -> Iterator["Turn"]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
-        ``owner`` has work in the turns already or AT_ONCE pieces are there."""
-        self.enter(owner)
+        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there."""
+        self.enter(owner, address)
         try:
-            self.wait()
+            turn = Turn(self, next(self.arrivals))
+            self.wait(turn)
             try:
-                yield Turn(self)
+                yield turn
             finally:
                 self.give_up()
         finally:
             with self.lock:
                 self.owners.discard(owner)
+                self.addresses[address] -= 1
+                if not self.addresses[address]:
+                    del self.addresses[address]
 
-    def enter(self, owner: Hashable) -> None:
+    def enter(self, owner: Hashable, address: Hashable) -> None:
         with self.lock:
             if owner in self.owners:
                 raise OwnerHasOne()
+            if address is not None and self.addresses[address] >= self.per_address:
+                raise AddressHasOne()
             if len(self.owners) >= self.at_once:
                 raise TooManyWaiting()
             self.owners.add(owner)
+            self.addresses[address] += 1
 
-    def wait(self) -> None:
+    def wait(self, turn: "Turn") -> None:
+        """Until ``turn``'s work has the turn."""
         with self.lock:
             if not self.busy:
                 self.busy = True
+                turn.began = self.clock()
                 return
-            mine = threading.Event()
-            self.waiting.append(mine)
-        mine.wait()  # busy stays set: the turn is handed over
+            turn.woken.clear()
+            self.waiting.append(turn)
+        turn.woken.wait()  # busy stays set: the turn is handed over
+        turn.began = self.clock()
 
     def give_up(self) -> None:
         with self.lock:
-            if self.waiting:
-                self.waiting.popleft().set()
-            else:
+            if not self.waiting:
                 self.busy = False
+                return
+            least = min(self.waiting, key=lambda waiting: (waiting.served, waiting.arrival))
+            self.waiting.remove(least)
+            least.woken.set()
 
     def others_wait(self) -> bool:
         with self.lock:
@@ -86,19 +111,24 @@ class Turns:
 
 
 class Turn:
-    """One piece of work's turn."""
+    """One piece of work's turns, and the processor it has had in them."""
 
-    def __init__(self, turns: Turns) -> None:
-        self.turns, self.began = turns, time.thread_time()
+    def __init__(self, turns: Turns, arrival: int) -> None:
+        self.turns, self.arrival = turns, arrival
+        self.woken = threading.Event()
+        self.began = 0.0  # the clock when its present turn began
+        self.served = 0.0  # processor seconds, in its turns before the present one
 
-    def share(self) -> None:
-        """Between two steps of the work: after its few seconds of processor, the turn goes to the first waiting,
-        and this work waits for its next."""
-        if time.thread_time() - self.began < self.turns.seconds or not self.turns.others_wait():
+    def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
+        """Between two steps of the work: after its few seconds of processor, the turn goes to the work waiting
+        that has had the least, and this work (``before_waiting`` called first) waits for its next."""
+        used = self.turns.clock() - self.began
+        if used < self.turns.seconds or not self.turns.others_wait():
             return
+        self.served += used
+        before_waiting()
         self.turns.give_up()
-        self.turns.wait()
-        self.began = time.thread_time()
+        self.turns.wait(self)
 
 
 IMPORTS = Turns()  # every import of this process, whatever its group

@@ -14,8 +14,11 @@ from scorekeeper import rules
 from scorekeeper.service import groups, reader, restore, turns
 from scorekeeper.store import scope
 
+from conftest import until
+
 HEADER = b'{"format": "hearts-scorekeeper", "version": 1, '
 GAME = b'{"players": ["Ann", "Ben", "Cat", "Dan"], "hands": [{"hearts": [4, 0, 9, 0], "queen": 1}]}'
+GUARD_SECONDS = 30  # a cap on a hang, never a measure
 SIZE = 3_000_000  # a twentieth of the probe's files: the same shapes, in a twentieth of the time
 
 # Files of about SIZE bytes, each a shape json.loads took 20 times its size to hold (issue 41, point 1: 60 MB took a
@@ -104,18 +107,10 @@ def test_a_backup_of_a_whole_server_is_refused_before_anything_is_stored(client)
 
 
 def test_imports_take_turns_of_a_few_seconds_first_come_first_served():
-    """Issue 41, point 2: one import works at a time; after its turn's processor time it gives the turn to the first
+    """Issue 41, point 2: one import works at a time; after its turn's processor time it gives the turn to the
     import waiting, and waits for its next."""
     taking = turns.Turns(seconds=0)  # every share() gives the turn up when another waits
-    said, waiting = [], threading.Event()
-    original_wait = taking.wait
-
-    def wait():  # the second import says when it starts waiting
-        if taking.busy:
-            waiting.set()
-        original_wait()
-
-    taking.wait = wait
+    said = []
 
     def second():
         with taking.taken("group b") as turn:
@@ -127,7 +122,7 @@ def test_imports_take_turns_of_a_few_seconds_first_come_first_served():
         said.append("first works")
         other = threading.Thread(target=second)
         other.start()
-        waiting.wait()
+        until(lambda: len(taking.waiting) == 1)
         turn.share()  # the second works now, then gives the turn back at its own share()
         said.append("first again")
     other.join()
@@ -135,9 +130,45 @@ def test_imports_take_turns_of_a_few_seconds_first_come_first_served():
     assert not taking.busy
 
 
+def test_the_next_turn_goes_to_the_import_that_has_had_the_least_processor():
+    """Issue 41, fourth probe, M2: with turns first come, first served, a group's small import waited behind every
+    turn of the long ones before it. Now an import just begun works next."""
+    now = [0.0]
+    taking = turns.Turns(seconds=1, clock=lambda: now[0])
+    said = []
+    ready = {group: threading.Event() for group in ("long", "second")}  # at its share(), once told to go on
+    go = {group: threading.Event() for group in ("long", "second")}
+
+    def importing(group):
+        with taking.taken(group, address=group) as turn:
+            said.append(group)
+            if group in go:
+                ready[group].set()
+                go[group].wait(GUARD_SECONDS)
+                turn.share()
+                said.append(group)
+
+    started = [threading.Thread(target=importing, args=(group,)) for group in ("long", "second", "late")]
+    started[0].start()
+    assert ready["long"].wait(GUARD_SECONDS)
+    started[1].start()
+    until(lambda: len(taking.waiting) == 1)
+    now[0] = 10.0
+    go["long"].set()  # long has had 10 s: second works, and long waits
+    assert ready["second"].wait(GUARD_SECONDS)
+    started[2].start()
+    until(lambda: len(taking.waiting) == 2)  # long, then late
+    now[0] = 11.0
+    go["second"].set()  # second has had 1 s: the turn goes to late (none yet), not to long (10 s), which came first
+    for thread in started:
+        thread.join(GUARD_SECONDS)
+    assert said == ["long", "second", "late", "second", "long"]
+    assert not taking.busy and not taking.owners and not taking.addresses
+
+
 def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
     shared = []
-    monkeypatch.setattr(turns.Turn, "share", lambda self: shared.append(1))
+    monkeypatch.setattr(turns.Turn, "share", lambda self, before_waiting: shared.append(1))
     monkeypatch.setattr(restore, "BATCH", 2)
     games = [json.loads(GAME) | {"uid": uuid.uuid4().hex} for _ in range(5)]
     report, _ = imported(app, json.dumps({"format": "hearts-scorekeeper", "games": games}).encode())

@@ -1,33 +1,35 @@
 """Issue 41, third probe, point 1: twelve imports at once (of a file already imported: nothing stored, no limit reached)
 each held a worker thread while it waited its turn, all 8 of them, and another group's page waited 12 to 19 s. Now
-a group imports one file at a time, and only a few imports wait at all: the rest are answered at once, 503."""
+a group imports one file at a time, and only a few imports wait at all: the rest are answered at once, 503.
 
+Fourth probe, M2: three groups importing large files kept every other group's import at 503 (three imports at once
+in a process). Now imports wait on threads of their own, so the turns hold many, one from each address: keeping every
+place takes as many addresses."""
+
+import http.client
 import io
 import json
 import threading
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from urllib.parse import urlsplit
 
 import pytest
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
 from scorekeeper.service import restore, turns
 
+from conftest import until
+from server import served_here
+
 EXPORT = json.dumps({"format": "hearts-scorekeeper", "version": 1, "games": []}).encode()
 GUARD_SECONDS = 30  # a cap on a hang (on a server where the import waits its turn), never a measure
 
 
-def post_import(client, key):  # noqa: F811
-    return client.post(f"/g/{key}/history/import", data={"export": (io.BytesIO(EXPORT), "export.json")})
-
-
-def until(condition):
-    """Once ``condition`` holds (looked at every few milliseconds; a failure past GUARD_SECONDS)."""
-    looked = threading.Event()
-    for _ in range(GUARD_SECONDS * 100):
-        if condition():
-            return
-        looked.wait(0.01)
-    raise AssertionError("never came true")
+def post_import(client, key, address="127.0.0.1"):  # noqa: F811
+    return client.post(f"/g/{key}/history/import", data={"export": (io.BytesIO(EXPORT), "export.json")},
+                       environ_base={"REMOTE_ADDR": address})  # fmt: skip
 
 
 @pytest.fixture
@@ -63,14 +65,16 @@ def test_a_groups_second_import_is_answered_at_once_while_its_first_is_under_way
 
 def test_imports_past_the_few_that_wait_are_answered_at_once_and_other_pages_are_served(client, held):  # noqa: F811
     started, go_on = held
-    keys = [start_group(client)["key"] for _ in range(turns.AT_ONCE + 4)]
+    addresses = [f"10.0.{number}.1" for number in range(turns.AT_ONCE + 4)]  # each group's own
+    keys = [start_group(client, address=address)["key"] for address in addresses]
     start_game(client, keys[-1])
     with ThreadPoolExecutor(turns.AT_ONCE) as phones:
-        working = phones.submit(post_import, client, keys[0])
+        working = phones.submit(post_import, client, keys[0], addresses[0])
         assert started.acquire(timeout=GUARD_SECONDS)  # one works (and holds its turn); the next wait for theirs
-        waiting = [phones.submit(post_import, client, key) for key in keys[1 : turns.AT_ONCE]]
+        pairs = list(zip(keys, addresses, strict=True))
+        waiting = [phones.submit(post_import, client, *pair) for pair in pairs[1 : turns.AT_ONCE]]
         until(lambda: len(restore.IMPORTS.owners) == turns.AT_ONCE)  # the others take their places in the turns
-        refused = [post_import(client, key) for key in keys[turns.AT_ONCE :]]
+        refused = [post_import(client, *pair) for pair in pairs[turns.AT_ONCE :]]
         assert client.get(f"/g/{keys[-1]}/history").status_code == 200
         go_on.set()
         answers = [working.result(GUARD_SECONDS), *(answer.result(GUARD_SECONDS) for answer in waiting)]
@@ -80,3 +84,56 @@ def test_imports_past_the_few_that_wait_are_answered_at_once_and_other_pages_are
         said = answer.get_data(as_text=True)
         assert "The server is busy with the imports of other groups: nothing was imported." in said
     assert not restore.IMPORTS.owners and not restore.IMPORTS.busy
+
+
+def test_an_address_imports_one_file_at_a_time_whatever_its_groups(client, held):  # noqa: F811
+    """Anyone can start groups, so a place in the turns a group would let one address hold them all."""
+    started, go_on = held
+    first, second = start_group(client)["key"], start_group(client)["key"]
+    with ThreadPoolExecutor(2) as phones:
+        working = phones.submit(post_import, client, first, "10.1.0.1")
+        assert started.acquire(timeout=GUARD_SECONDS)
+        refused = post_import(client, second, "10.1.0.1")
+        elsewhere = phones.submit(post_import, client, second, "10.1.0.2")  # another address: waits its turn
+        until(lambda: len(restore.IMPORTS.owners) == 2)
+        go_on.set()
+        assert working.result(GUARD_SECONDS).status_code == 302 and elsewhere.result(GUARD_SECONDS).status_code == 302
+    assert refused.status_code == 503 and refused.headers["Retry-After"]
+    said = refused.get_data(as_text=True)
+    assert "Another import from your network is under way: nothing was imported from this file." in said
+    assert post_import(client, second, "10.1.0.1").status_code == 302  # the first done: the address imports again
+
+
+def posted_import(base, key, address):
+    """An import sent to a real server from ``address`` (any of 127/8 is this machine): its status."""
+    where = urlsplit(base)
+    boundary = "scorekeeper-test-boundary"
+    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="export"; filename="export.json"\r\n'
+            "Content-Type: application/json\r\n\r\n")  # fmt: skip
+    body = head.encode() + EXPORT + f"\r\n--{boundary}--\r\n".encode()
+    phone = http.client.HTTPConnection(where.hostname, where.port, timeout=GUARD_SECONDS, source_address=(address, 0))
+    with closing(phone):
+        phone.request("POST", f"/g/{key}/history/import", body,
+                      {"Content-Type": f"multipart/form-data; boundary={boundary}"})  # fmt: skip
+        return phone.getresponse().status
+
+
+def test_imports_waiting_their_turn_hold_no_thread_of_the_pages(open_app, client, held):  # noqa: F811
+    """On the production server, with two threads for the pages: every place in the turns taken, by imports from as
+    many addresses, and a page of another group is served; one more import is answered at once."""
+    started, go_on = held
+    addresses = [f"127.0.4.{number + 1}" for number in range(turns.AT_ONCE + 1)]
+    keys = [start_group(client, address=address)["key"] for address in addresses]
+    start_game(client, keys[-1])
+    with served_here(open_app) as base, ThreadPoolExecutor(turns.AT_ONCE) as phones:
+        pairs = list(zip(keys, addresses, strict=True))
+        taking = [phones.submit(posted_import, base, *pair) for pair in pairs[: turns.AT_ONCE]]
+        assert started.acquire(timeout=GUARD_SECONDS)
+        until(lambda: len(restore.IMPORTS.owners) == turns.AT_ONCE)
+        try:
+            page = urllib.request.urlopen(f"{base}/g/{keys[-1]}/history", timeout=GUARD_SECONDS)
+            assert page.status == 200 and b"Ann" in page.read()
+            assert posted_import(base, *pairs[-1]) == 503
+        finally:
+            go_on.set()
+        assert [answer.result(GUARD_SECONDS) for answer in taking] == [302] * turns.AT_ONCE

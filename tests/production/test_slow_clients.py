@@ -7,16 +7,15 @@ they are answered at all, with fewer threads than slow clients.
 
 import contextlib
 import socket
-import threading
 import time
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from urllib.parse import urlsplit
 
 import pytest
 
-from scorekeeper.server import connections, serving
+from scorekeeper.server import connections
 
-from server import call, running_server
+from server import call, running_server, served_here
 
 pytestmark = pytest.mark.server
 
@@ -104,19 +103,6 @@ def test_one_address_keeps_two_large_bodies_on_disk_at_once_and_is_answered_503_
         assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 30\r\n" in head.lower()
         assert b"Other large files from your address are still on their way to the server" in page
         assert large_upload(stack, server.base, "127.0.3.2").recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
-
-
-@contextmanager
-def served_here(app):
-    """The production server in this process (a thread of its own), for a test that sets its limits small."""
-    server = serving.listening_server(app, "127.0.0.1:0", 2)
-    running = threading.Thread(target=server.run)
-    running.start()
-    try:
-        yield f"http://127.0.0.1:{server.addresses()[0][1]}"
-    finally:
-        server.stop()
-        running.join()
 
 
 def closed_by_server(client: socket.socket, trickle: bytes = b"") -> int:

@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from ... import rules
+from ...security.guesses import client_key
 from ...security.sites import from_own_pages
 from ...service import export, games, records, restore
 from ...store import scope
@@ -141,7 +142,7 @@ def import_games() -> ResponseReturnValue:
     form = ImportForm()
     if form.validate_on_submit():
         try:
-            report = restore.import_games(form.export.data.stream)
+            report = restore.import_games(form.export.data.stream, client_key(request.remote_addr))
         except rules.RuleError as broken:
             form.export.errors = [_("Nothing was imported. %(problem)s", problem=broken.message)]
         else:
