@@ -28,6 +28,7 @@ from ..store import news
 from ..store.db import db
 from ..web.views.follow import FOLLOWS, event
 from .connections import Connections
+from .guessers import Guessers, Lane
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, whole_body
 
 Send = Callable[[Message], Awaitable[None]]
@@ -62,6 +63,7 @@ class Entry:
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
+        self.guessers = Guessers(watching=not app.config.get("BEHIND_PROXY"))
         self.listener: Listener | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -129,20 +131,24 @@ class Entry:
         if read is None:
             return  # the client left before its request was whole: nobody to answer
         scope, body, refused = read
+        client = scope.get("client")
+        lane = self.guessers.lane_of(client)  # the app's part of the answer, once it may run
+        send = self.guessers.watch(client, send)
         try:
             if refused:
-                await self.wsgi(scope, body.receive, closing(send))
+                await lane(self.wsgi(scope, body.receive, closing(send)))
             elif scope["method"] == "GET" and scope["path"].endswith(STREAMS):
-                await self.stream(scope, body.receive, receive, send)
+                await self.stream(scope, body.receive, receive, send, lane)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
-                await self.imports(scope, body.receive, Taken(send))
+                await lane(self.imports(scope, body.receive, Taken(send)))
             else:
-                await self.wsgi(scope, body.receive, Taken(send))
+                await lane(self.wsgi(scope, body.receive, Taken(send)))
         finally:
             body.close()
 
-    async def stream(self, scope: Scope, body: Receive, receive: Receive, send: Send) -> None:
-        """The app's answer to a follow stream; kept open, with each of the game's news, when the app asks so."""
+    async def stream(self, scope: Scope, body: Receive, receive: Receive, send: Send, lane: Lane) -> None:
+        """The app's answer to a follow stream (in its ``lane``); kept open, with each of the game's news, when the app
+        asks so."""
         said: list[Message] = []
         early: list[tuple[int, str]] = []  # the games' news while the app answers: none made meanwhile is lost
 
@@ -155,7 +161,7 @@ class Entry:
         if self.followers is not None:
             self.followers.opening.add(heard)
         try:
-            await self.wsgi(scope, body, keep)
+            await lane(self.wsgi(scope, body, keep))
         finally:
             if self.followers is not None:
                 self.followers.opening.discard(heard)

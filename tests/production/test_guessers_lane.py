@@ -1,0 +1,80 @@
+"""Issue 41: a flood of wrong keys from 128 addresses slowed a group's own phone from 7 ms to 150-190 ms at p50 (and
+to 200 ms in the fourth probe, the server's processor full): each guess, a 429 answered from a read, still took a
+thread and its share of the processor. Now an address answered 429 takes a lane of one thread for a while, so a
+flood waits behind itself. How long the phone waits is measured by scripts/bench_guesses.py; here, that the lane
+holds one request at a time and leaves the other threads to the phones."""
+
+import http.client
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from urllib.parse import urlsplit
+
+import pytest
+from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
+
+from scorekeeper.security import allowances, group_scope
+from scorekeeper.server import guessers
+
+from conftest import until
+from server import served_here
+
+pytestmark = pytest.mark.server
+
+GUARD_SECONDS = 30  # a cap on a hang, never a measure
+GUESSER, PHONE = "127.0.8.1", "127.0.8.2"
+
+
+def status(base: str, path: str, source: str) -> int:
+    """A GET of ``path`` from ``source`` (any address of 127/8 is this machine): its status."""
+    where = urlsplit(base)
+    phone = http.client.HTTPConnection(where.hostname, where.port, timeout=GUARD_SECONDS, source_address=(source, 0))
+    with closing(phone):
+        phone.request("GET", path)
+        return phone.getresponse().status
+
+
+def test_an_address_answered_429_takes_one_thread_at_most_and_the_phones_the_rest(open_app, client, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(allowances, "WRONG_KEYS", allowances.Limit("wrong-keys", 1, allowances.WRONG_KEYS.window))
+    key = start_group(client, address=PHONE)["key"]
+    start_game(client, key)
+    with served_here(open_app) as base:  # two threads for the pages
+        assert status(base, "/g/wrong-key-1/api/games", GUESSER) == 404
+        assert status(base, "/g/wrong-key-2/api/games", GUESSER) == 429  # past its limit: in the lane from here
+        entered, go_on = [], threading.Event()
+        refused = group_scope.wrong_key
+
+        def held_wrong_key():
+            entered.append(1)
+            go_on.wait(GUARD_SECONDS)
+            refused()
+
+        monkeypatch.setattr(group_scope, "wrong_key", held_wrong_key)
+        with ThreadPoolExecutor(2) as guessing:
+            guesses = [guessing.submit(status, base, f"/g/wrong-key-{n}/api/games", GUESSER) for n in (3, 4)]
+            until(lambda: entered)
+            try:
+                assert status(base, f"/g/{key}/api/games", PHONE) == 200  # a thread is free for the phone
+                assert len(entered) == 1  # the guesser's second request waits for the lane, holding no thread
+            finally:
+                go_on.set()
+            assert [guess.result(GUARD_SECONDS) for guess in guesses] == [429, 429]
+        assert len(entered) == 2
+
+
+def test_the_lane_is_for_a_while_after_the_last_429_and_none_behind_a_proxy(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(guessers.time, "monotonic", lambda: now[0])
+    watched, proxied = guessers.Guessers(watching=True), guessers.Guessers(watching=False)
+    for each in (watched, proxied):
+        each.note("192.0.2.7")
+        each.note("2001:db8:1:2::1")
+    assert watched.lane_of(("192.0.2.7", 5000)) == watched.in_lane
+    assert watched.lane_of(("2001:db8:1:2::99", 5000)) == watched.in_lane  # the same /64
+    assert watched.lane_of(("192.0.2.8", 5000)) is guessers.at_once
+    assert proxied.lane_of(("192.0.2.7", 5000)) is guessers.at_once
+    now[0] += guessers.LANE_SECONDS + 1
+    assert watched.lane_of(("192.0.2.7", 5000)) is guessers.at_once
+    monkeypatch.setattr(guessers, "REMEMBERED", 2)
+    watched.note("192.0.2.9")  # the others' time is over: forgotten
+    assert list(watched.until) == ["192.0.2.9"]
