@@ -6,16 +6,13 @@ Three things happen here, around the Flask app, in the server's event loop:
   connection closed after the app's 413. An import runs on threads of its own, more than the imports' turns hold
   (service/turns.py), so that imports waiting their turn never hold a thread the pages need, and one past the turns
   is refused at once;
-- a follow stream (``…/follow/events``) is answered by the app first, behind every check any page of the game
-  passes; its answer then stays open here, and each change to its game is told on it (news.py). A stream that
-  waits costs a connection and nothing else;
-- on PostgreSQL, where several processes may share the database, a listener hears every process's changes
-  (LISTEN) and tells this process's streams.
+- a follow stream (``…/follow/events``) is answered by the app first, then kept open, each change to its game told
+  on it (streams.py), and on PostgreSQL a listener hears every process's changes;
+- an address answered 429 lately has its requests run in a lane of one thread (guessers.py).
 """
 
 import asyncio
 import logging
-import threading
 from collections.abc import Awaitable, Callable
 
 from a2wsgi import WSGIMiddleware
@@ -26,22 +23,14 @@ from ..security.bodies import IMPORT, body_kind, body_max
 from ..service import turns
 from ..store import news
 from ..store.db import db
-from ..web.views.follow import FOLLOWS, event
 from .connections import Connections
-from .guessers import Guessers, Lane
-from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, whole_body
-
-Send = Callable[[Message], Awaitable[None]]
+from .guessers import Guessers
+from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
+from .streams import STREAMS, Listener, follow
 
 # A client that takes none of an answer for this long is given no more of it: the app's thread writing it (a whole
 # group's export, say) is let go, and the connection is closed once what it holds is sent.
 SEND_WAIT_SECONDS = 20
-# A stream with no news says it is alive this often: the page takes a longer silence for a server gone.
-ALIVE_SECONDS = 15
-ALIVE = b"event: alive\ndata: 1\n\n"
-STREAMS = "/follow/events"
-FOLLOWS_HEADER = FOLLOWS.lower().encode()  # as the server hands the app's headers on
-LISTEN_AGAIN_SECONDS = 5  # a listener that lost its database tries again after this long (the pages poll meanwhile)
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +127,11 @@ class Entry:
             if refused:
                 await lane(self.wsgi(scope, body.receive, closing(send)))
             elif scope["method"] == "GET" and scope["path"].endswith(STREAMS):
-                await self.stream(scope, body.receive, receive, send, lane)
+
+                async def app_answer(keep: Send) -> None:
+                    await lane(self.wsgi(scope, body.receive, keep))
+
+                await follow(app_answer, self.followers, self.closing, receive, send)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
                 await lane(self.imports(scope, body.receive, Taken(send)))
             else:
@@ -146,92 +139,11 @@ class Entry:
         finally:
             body.close()
 
-    async def stream(self, scope: Scope, body: Receive, receive: Receive, send: Send, lane: Lane) -> None:
-        """The app's answer to a follow stream (in its ``lane``); kept open, with each of the game's news, when the app
-        asks so."""
-        said: list[Message] = []
-        early: list[tuple[int, str]] = []  # the games' news while the app answers: none made meanwhile is lost
-
-        async def keep(message: Message) -> None:
-            said.append(message)
-
-        def heard(game_id: int, version: str) -> None:
-            early.append((game_id, version))
-
-        if self.followers is not None:
-            self.followers.opening.add(heard)
-        try:
-            await lane(self.wsgi(scope, body, keep))
-        finally:
-            if self.followers is not None:
-                self.followers.opening.discard(heard)
-        start, rest = said[0], said[1:]
-        game = dict(start["headers"]).get(FOLLOWS_HEADER)
-        if start["status"] != 200 or game is None or self.followers is None:
-            headers = [(name, value) for name, value in start["headers"] if name != FOLLOWS_HEADER]
-            for message in [{**start, "headers": headers}, *rest]:
-                await send(message)
-            return
-        # The app's word to this server is no header of the stream's, and a stream has no length.
-        headers = [(name, value) for name, value in start["headers"] if name not in (FOLLOWS_HEADER, b"content-length")]
-        told = Told(self.closing)
-        self.followers.follow(int(game), told)
-        for game_id, version in early:
-            if game_id == int(game):
-                told(version)
-        try:
-            await send({**start, "headers": headers})
-            first = b"".join(message.get("body", b"") for message in rest)
-            await send({"type": "http.response.body", "body": first, "more_body": True})
-            await told.until_gone(receive, send)
-        finally:
-            self.followers.leave(int(game), told)
-
 
 def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     """``app`` as an ASGI application, run on ``threads`` worker threads of its own."""
     # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
     return WSGIMiddleware(app, workers=threads)  # type: ignore
-
-
-class Told:
-    """One stream's news: the game's newest version, told in the loop's thread."""
-
-    def __init__(self, closing: asyncio.Event | None) -> None:
-        self.version: str | None = None
-        self.changed = asyncio.Event()
-        self.closing = closing or asyncio.Event()
-
-    def __call__(self, version: str) -> None:
-        self.version = version
-        self.changed.set()
-
-    async def until_gone(self, receive: Receive, send: Send) -> None:
-        """Tell each version on the stream (and that it is alive, when there is none for a while), until the client
-        leaves or the game is deleted."""
-        gone = asyncio.ensure_future(receive())  # the request was read whole: what comes next is its disconnect
-        closing = asyncio.ensure_future(self.closing.wait())
-        try:
-            while not gone.done():
-                waiting = asyncio.ensure_future(self.changed.wait())
-                await asyncio.wait({gone, waiting, closing}, timeout=ALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED)
-                waiting.cancel()
-                if gone.done():
-                    return
-                if closing.done():  # the server stops: the stream ends, and the page opens it again elsewhere
-                    break
-                if not self.changed.is_set():
-                    await send({"type": "http.response.body", "body": ALIVE, "more_body": True})
-                    continue
-                self.changed.clear()
-                version = self.version or ""
-                await send({"type": "http.response.body", "body": event(version).encode(), "more_body": True})
-                if not version:  # deleted: the page says so, and asks no more
-                    break
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        finally:
-            gone.cancel()
-            closing.cancel()
 
 
 class Taken:
@@ -260,34 +172,3 @@ def closing(send: Send) -> Send:
         await send(message)
 
     return sending
-
-
-class Listener(threading.Thread):
-    """PostgreSQL's news of the games (LISTEN), for this process's streams: in a thread of its own, with the driver
-    as every platform runs it; a database lost is tried again every few seconds."""
-
-    def __init__(self, conninfo: str, loop: asyncio.AbstractEventLoop, followers: news.Followers) -> None:
-        super().__init__(name="news-listener", daemon=True)
-        self.conninfo, self.loop, self.followers = conninfo, loop, followers
-        self.stopping = threading.Event()
-        self.listening = threading.Event()  # set while it listens (a test waits for it)
-
-    def run(self) -> None:
-        import psycopg
-
-        while not self.stopping.is_set():
-            try:
-                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5) as connection:
-                    connection.execute(f"LISTEN {news.CHANNEL}")
-                    self.listening.set()
-                    while not self.stopping.is_set():
-                        for notice in connection.notifies(timeout=1.0):
-                            self.loop.call_soon_threadsafe(self.followers.heard, notice.payload)
-            except Exception as failed:  # the database gone, or restarting: the pages' slow poll goes on meanwhile
-                log.warning("Not hearing the other processes' changes (%s): trying again in %d s.", failed,
-                            LISTEN_AGAIN_SECONDS)  # fmt: skip
-            self.listening.clear()
-            self.stopping.wait(LISTEN_AGAIN_SECONDS)
-
-    def stop(self) -> None:
-        self.stopping.set()

@@ -16,9 +16,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..security.guesses import client_key
+from .reading import Message, Send
 
-Message = dict[str, Any]
-Send = Callable[[Message], Awaitable[None]]
 Lane = Callable[[Awaitable[None]], Awaitable[None]]
 
 LANE_SECONDS = 60  # after an address's last 429

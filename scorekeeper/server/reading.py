@@ -17,6 +17,7 @@ from ..security.bodies import HELD_BACK
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 Read = tuple[Scope, "Body", bool]  # the request, its body read whole, and whether it is refused unread
 
 IN_MEMORY = 64 * 1024  # a body larger than this (the API's largest) waits in a temporary file until the app reads it

@@ -1,11 +1,11 @@
 """News of the games: a change told to the phones that follow the game, instead of each phone asking every second.
 
 A change to a game is told as it commits, with the game's new version tag. The phones' streams wait in the
-production server's event loop (asgi.py); ``tell`` may come from any thread (the worker that saved a hand).
+production server's event loop (server/streams.py); ``tell`` may come from any thread (the worker that saved a hand).
 On PostgreSQL several processes may share one database: the change is also NOTIFYed inside its transaction
 (``told``, around the commit), which PostgreSQL delivers to every process listening as the transaction commits,
-and never when it rolls back; each process's listener tells its own streams (asgi.py). A process with no stream
-(a command, the tests' own server) tells nobody, at the cost of nothing.
+and never when it rolls back; each process's listener tells its own streams (server/streams.py). A process with no
+stream (a command, the tests' own server) tells nobody, at the cost of nothing.
 """
 
 import asyncio

@@ -65,9 +65,9 @@ def deleted() -> Response:
     return Response(_("This game was deleted."), status=404, mimetype="text/plain")
 
 
-# The header by which the follow stream's first answer asks the production server (asgi.py) to keep the stream open
-# and tell it the game's news; the server takes it out. Any other server ends the stream after its first event, and
-# the browser opens it again after RETRY_MS: a slow poll.
+# The header by which the follow stream's first answer asks the production server (server/streams.py) to keep the
+# stream open and tell it the game's news; the server takes it out. Any other server ends the stream after its first
+# event, and the browser opens it again after RETRY_MS: a slow poll.
 FOLLOWS = "X-Scorekeeper-Follows"
 RETRY_MS = 3000
 

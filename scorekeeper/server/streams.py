@@ -1,0 +1,140 @@
+"""The follow streams (``…/follow/events``), kept open in the server's event loop (asgi.py).
+
+A stream is answered by the app first, behind every check any page of the game passes; its answer then stays open
+here, and each change to its game is told on it (news.py). A stream that waits costs a connection and nothing else.
+On PostgreSQL, where several processes may share the database, a listener hears every process's changes (LISTEN)
+and tells this process's streams.
+"""
+
+import asyncio
+import logging
+import threading
+from collections.abc import Awaitable, Callable
+
+from ..store import news
+from ..web.views.follow import FOLLOWS, event
+from .reading import Message, Receive, Send
+
+# A stream with no news says it is alive this often: the page takes a longer silence for a server gone.
+ALIVE_SECONDS = 15
+ALIVE = b"event: alive\ndata: 1\n\n"
+STREAMS = "/follow/events"
+FOLLOWS_HEADER = FOLLOWS.lower().encode()  # as the server hands the app's headers on
+LISTEN_AGAIN_SECONDS = 5  # a listener that lost its database tries again after this long (the pages poll meanwhile)
+
+log = logging.getLogger(__name__)
+
+
+async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Followers | None,
+                 closing: asyncio.Event | None, receive: Receive, send: Send) -> None:  # fmt: skip
+    """The app's ``answer`` to a follow stream (each of its messages to the send it is given); kept open, with each
+    of the game's news, when the app asks so and the process has ``followers``, until the client leaves or
+    ``closing`` is set."""
+    said: list[Message] = []
+    early: list[tuple[int, str]] = []  # the games' news while the app answers: none made meanwhile is lost
+
+    async def keep(message: Message) -> None:
+        said.append(message)
+
+    def heard(game_id: int, version: str) -> None:
+        early.append((game_id, version))
+
+    if followers is not None:
+        followers.opening.add(heard)
+    try:
+        await answer(keep)
+    finally:
+        if followers is not None:
+            followers.opening.discard(heard)
+    start, rest = said[0], said[1:]
+    game = dict(start["headers"]).get(FOLLOWS_HEADER)
+    if start["status"] != 200 or game is None or followers is None:
+        headers = [(name, value) for name, value in start["headers"] if name != FOLLOWS_HEADER]
+        for message in [{**start, "headers": headers}, *rest]:
+            await send(message)
+        return
+    # The app's word to this server is no header of the stream's, and a stream has no length.
+    headers = [(name, value) for name, value in start["headers"] if name not in (FOLLOWS_HEADER, b"content-length")]
+    told = Told(closing)
+    followers.follow(int(game), told)
+    for game_id, version in early:
+        if game_id == int(game):
+            told(version)
+    try:
+        await send({**start, "headers": headers})
+        first = b"".join(message.get("body", b"") for message in rest)
+        await send({"type": "http.response.body", "body": first, "more_body": True})
+        await told.until_gone(receive, send)
+    finally:
+        followers.leave(int(game), told)
+
+
+class Told:
+    """One stream's news: the game's newest version, told in the loop's thread."""
+
+    def __init__(self, closing: asyncio.Event | None) -> None:
+        self.version: str | None = None
+        self.changed = asyncio.Event()
+        self.closing = closing or asyncio.Event()
+
+    def __call__(self, version: str) -> None:
+        self.version = version
+        self.changed.set()
+
+    async def until_gone(self, receive: Receive, send: Send) -> None:
+        """Tell each version on the stream (and that it is alive, when there is none for a while), until the client
+        leaves or the game is deleted."""
+        gone = asyncio.ensure_future(receive())  # the request was read whole: what comes next is its disconnect
+        closing = asyncio.ensure_future(self.closing.wait())
+        try:
+            while not gone.done():
+                waiting = asyncio.ensure_future(self.changed.wait())
+                await asyncio.wait({gone, waiting, closing}, timeout=ALIVE_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+                if gone.done():
+                    return
+                if closing.done():  # the server stops: the stream ends, and the page opens it again elsewhere
+                    break
+                if not self.changed.is_set():
+                    await send({"type": "http.response.body", "body": ALIVE, "more_body": True})
+                    continue
+                self.changed.clear()
+                version = self.version or ""
+                await send({"type": "http.response.body", "body": event(version).encode(), "more_body": True})
+                if not version:  # deleted: the page says so, and asks no more
+                    break
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+            closing.cancel()
+
+
+class Listener(threading.Thread):
+    """PostgreSQL's news of the games (LISTEN), for this process's streams: in a thread of its own, with the driver
+    as every platform runs it; a database lost is tried again every few seconds."""
+
+    def __init__(self, conninfo: str, loop: asyncio.AbstractEventLoop, followers: news.Followers) -> None:
+        super().__init__(name="news-listener", daemon=True)
+        self.conninfo, self.loop, self.followers = conninfo, loop, followers
+        self.stopping = threading.Event()
+        self.listening = threading.Event()  # set while it listens (a test waits for it)
+
+    def run(self) -> None:
+        import psycopg
+
+        while not self.stopping.is_set():
+            try:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5) as connection:
+                    connection.execute(f"LISTEN {news.CHANNEL}")
+                    self.listening.set()
+                    while not self.stopping.is_set():
+                        for notice in connection.notifies(timeout=1.0):
+                            self.loop.call_soon_threadsafe(self.followers.heard, notice.payload)
+            except Exception as failed:  # the database gone, or restarting: the pages' slow poll goes on meanwhile
+                log.warning("Not hearing the other processes' changes (%s): trying again in %d s.", failed,
+                            LISTEN_AGAIN_SECONDS)  # fmt: skip
+            self.listening.clear()
+            self.stopping.wait(LISTEN_AGAIN_SECONDS)
+
+    def stop(self) -> None:
+        self.stopping.set()
