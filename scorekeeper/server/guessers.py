@@ -6,8 +6,9 @@ A guess past its address's limit writes nothing (security/allowances.py), but is
 read and answer: a flood from a hundred addresses at full speed took the one process's processor, and a phone's
 page waited behind a hundred guesses (p50 350 ms). Here, for LANE_SECONDS after an answer of 429 to an address, its
 requests wait in the event loop (holding a connection, no thread) for the lane, and run one at a time: the phones'
-requests find the other threads free. Without a proxy only: behind one, every request comes from the proxy's address
-(its own limits are the proxy's to keep).
+requests find the other threads free. A request keeps the lane for HOLD_SECONDS at most, and then goes on beside
+it, so that one answer sent slowly (an export read a byte at a time) never stops the lane. Without a proxy only:
+behind one, every request comes from the proxy's address (its own limits are the proxy's to keep).
 """
 
 import asyncio
@@ -21,6 +22,7 @@ from .reading import Message, Send
 Lane = Callable[[Awaitable[None]], Awaitable[None]]
 
 LANE_SECONDS = 60  # after an address's last 429
+HOLD_SECONDS = 1.0  # a request keeps the lane this long at most (a guess takes a few milliseconds)
 REMEMBERED = 4096  # addresses kept before those whose time is over are forgotten
 TOO_MANY = 429
 
@@ -41,11 +43,21 @@ class Guessers:
         return self.in_lane if ends is not None and ends > time.monotonic() else at_once
 
     async def in_lane(self, answer: Awaitable[None]) -> None:
-        """``answer`` once the lane is free, holding it."""
+        """``answer`` once the lane is free, holding it until the answer is over or HOLD_SECONDS have passed."""
         if self.lane is None:
             self.lane = asyncio.Semaphore(1)
         async with self.lane:
-            await answer
+            running = asyncio.ensure_future(answer)
+            try:
+                await asyncio.wait({running}, timeout=HOLD_SECONDS)
+            except asyncio.CancelledError:
+                running.cancel()
+                raise
+        try:
+            await running
+        except asyncio.CancelledError:
+            running.cancel()
+            raise
 
     def watch(self, client: Any, send: Send) -> Send:
         """``send``, noting ``client``'s address when its answer is a 429."""

@@ -36,6 +36,7 @@ def status(base: str, path: str, source: str) -> int:
 
 def test_an_address_answered_429_takes_one_thread_at_most_and_the_phones_the_rest(open_app, client, monkeypatch):  # noqa: F811
     monkeypatch.setattr(allowances, "WRONG_KEYS", allowances.Limit("wrong-keys", 1, allowances.WRONG_KEYS.window))
+    monkeypatch.setattr(guessers, "HOLD_SECONDS", GUARD_SECONDS)  # the first guess keeps the lane all along
     key = start_group(client, address=PHONE)["key"]
     start_game(client, key)
     with served_here(open_app) as base:  # two threads for the pages
@@ -60,6 +61,32 @@ def test_an_address_answered_429_takes_one_thread_at_most_and_the_phones_the_res
                 go_on.set()
             assert [guess.result(GUARD_SECONDS) for guess in guesses] == [429, 429]
         assert len(entered) == 2
+
+
+def test_a_request_keeps_the_lane_a_moment_at_most(open_app, client, monkeypatch):  # noqa: F811
+    """An answer sent slowly (an export read a byte at a time), or held long, from an address in the lane would
+    otherwise stop the lane: the next request goes on once HOLD_SECONDS have passed."""
+    monkeypatch.setattr(allowances, "WRONG_KEYS", allowances.Limit("wrong-keys", 1, allowances.WRONG_KEYS.window))
+    monkeypatch.setattr(guessers, "HOLD_SECONDS", 0.1)
+    with served_here(open_app) as base:
+        for number, said in ((1, 404), (2, 429)):
+            assert status(base, f"/g/wrong-key-{number}/api/games", GUESSER) == said
+        entered, go_on = [], threading.Event()
+        refused = group_scope.wrong_key
+
+        def held_wrong_key():
+            entered.append(1)
+            go_on.wait(GUARD_SECONDS)
+            refused()
+
+        monkeypatch.setattr(group_scope, "wrong_key", held_wrong_key)
+        with ThreadPoolExecutor(2) as guessing:
+            guesses = [guessing.submit(status, base, f"/g/wrong-key-{n}/api/games", GUESSER) for n in (3, 4)]
+            try:
+                until(lambda: len(entered) == 2)  # both in the app, the first still held
+            finally:
+                go_on.set()
+            assert [guess.result(GUARD_SECONDS) for guess in guesses] == [429, 429]
 
 
 def test_the_lane_is_for_a_while_after_the_last_429_and_none_behind_a_proxy(monkeypatch):
