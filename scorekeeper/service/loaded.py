@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Generic, TypeVar
 
 from flask_babel import gettext
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -27,6 +27,7 @@ from .rows import facts_of, hand_columns, house_rules_of, search_key
 
 # What reading a value the app never writes raises: a date that is no date, hearts that are not JSON.
 READ_ERRORS = (ValueError, TypeError, LookupError)
+BATCH_HANDS = 2_000  # hands loaded at once in a walk through every game (an export): a few megabytes
 
 
 class GameNotFound(LookupError):
@@ -185,15 +186,25 @@ def all_games(batch: int = 500) -> Iterator[LoadedGame]:
 
 
 def stored_games(batch: int = 500) -> Iterator[models.Game | UnreadableGame]:
-    """Every game row with its players and hands, oldest first, loaded ``batch`` at a time; an UnreadableGame in
-    the place of a game whose rows cannot be read, and the others go on."""
+    """Every game row with its players and hands, oldest first, loaded ``batch`` games at a time and about
+    BATCH_HANDS hands (a game of hundreds of hands comes with few others); an UnreadableGame in the place of a game
+    whose rows cannot be read, and the others go on."""
     after = 0
     while True:
-        ids = db.session.scalars(
+        next_ids = db.session.scalars(
             select(models.Game.id).where(models.Game.id > after).order_by(models.Game.id).limit(batch)
         ).all()
-        if not ids:
+        if not next_ids:
             return
+        counted = select(models.Hand.game_id, func.count()).where(models.Hand.game_id.in_(next_ids))
+        hands_of = {game_id: count for game_id, count in db.session.execute(counted.group_by(models.Hand.game_id))}
+        ids: list[int] = []
+        hands = 0
+        for game_id in next_ids:
+            if ids and hands + hands_of.get(game_id, 0) > BATCH_HANDS:
+                break
+            ids.append(game_id)
+            hands += hands_of.get(game_id, 0)
         yield from games_by_id(ids)
         after = ids[-1]
 
