@@ -5,7 +5,7 @@ Three things happen here, around the Flask app, in the server's event loop:
 - a request's body is read whole before a worker thread sees it (reading.py); a body refused for its size has its
   connection closed after the app's 413. An import runs on threads of its own, more than the imports' turns hold
   (service/turns.py), so that imports waiting their turn never hold a thread the pages need, and one past the turns
-  is refused at once;
+  is refused at once; and so does an export (the app writes EXPORTS_MOST at once);
 - a follow stream (``…/follow/events``) is answered by the app first, then kept open, each change to its game told
   on it (streams.py), and on PostgreSQL a listener hears every process's changes;
 - an address answered 429 lately has its requests run in a lane of one thread (guessers.py).
@@ -23,6 +23,7 @@ from ..security.bodies import IMPORT, body_kind, body_max
 from ..service import turns
 from ..store import news
 from ..store.db import db
+from ..web.views.history import EXPORTS_MOST, is_export
 from .connections import Connections
 from .guessers import Guessers
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
@@ -47,8 +48,10 @@ class Entry:
         self.stopping: Callable[[], bool] = lambda: False
         self.closing: asyncio.Event | None = None  # set as the server stops: the streams end
         self.wsgi = on_threads(app, threads)
-        # as many as the turns hold, and as many again as the pages have, to refuse at once the imports past them
+        # as many as the turns hold (and the exports written at once), and as many again as the pages have, to refuse
+        # at once the imports (and exports) past them
         self.imports = on_threads(app, turns.AT_ONCE + threads)
+        self.exports = on_threads(app, EXPORTS_MOST + threads)
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
@@ -134,6 +137,8 @@ class Entry:
                 await follow(app_answer, self.followers, self.closing, receive, send)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
                 await lane(self.imports(scope, body.receive, Taken(send)))
+            elif scope["method"] == "GET" and is_export(scope["path"]):
+                await lane(self.exports(scope, body.receive, Taken(send)))
             else:
                 await lane(self.wsgi(scope, body.receive, Taken(send)))
         finally:

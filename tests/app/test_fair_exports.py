@@ -2,16 +2,23 @@
 as they liked. Now each group has exports of its own, and a reader that takes nothing is cut off."""
 
 import asyncio
+import http.client
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from urllib.parse import urlsplit
 
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
 from scorekeeper.server import asgi
-from scorekeeper.web.views.history import EXPORTING, EXPORTS_AT_ONCE
+from scorekeeper.service import games
+from scorekeeper.web.views.history import EXPORTING, EXPORTS_AT_ONCE, EXPORTS_MOST
 
 from conftest import run_apart
+from server import served_here
+
+GUARD_SECONDS = 30  # a cap on a hang, never a measure
 
 
 def test_one_groups_exports_never_make_another_groups_wait(client):  # noqa: F811
@@ -30,11 +37,14 @@ def test_one_groups_exports_never_make_another_groups_wait(client):  # noqa: F81
         held = [phones.submit(held_export) for _ in range(EXPORTS_AT_ONCE)]
         started.wait()
         try:
-            third = client.get(f"/g/{a}/history/export.json")
-            others = [client.get(f"/g/{b}/history/export.{kind}") for kind in ("json", "csv")]
+            third = client.get(f"/g/{a}/history/export.json", environ_base={"REMOTE_ADDR": "10.2.0.3"})
+            same_address = client.get(f"/g/{b}/history/export.json")  # a's phones' address: its two are written
+            others = [client.get(f"/g/{b}/history/export.{kind}", environ_base={"REMOTE_ADDR": "10.2.0.2"})
+                      for kind in ("json", "csv")]  # fmt: skip
         finally:
             go_on.set()
         assert third.status_code == 503  # a's own third waits its turn
+        assert same_address.status_code == 503  # and so does another group's from the same address
         assert [answer.status_code for answer in others] == [200] * 2  # b's are never a's to wait for
         assert [export.result() for export in held] == [1] * EXPORTS_AT_ONCE
     assert client.get(f"/g/{a}/history/export.json").status_code == 200
@@ -71,3 +81,43 @@ def test_a_reader_that_takes_nothing_is_cut_off_and_frees_its_export(open_app, c
     run_apart(serve())
     assert sent[:3] == ["request", "http.response.start", "http.response.body"]
     assert not EXPORTING.held  # its turn given back
+
+
+def test_exports_are_written_on_threads_of_their_own_so_many_at_once(open_app, client, monkeypatch):  # noqa: F811
+    """Issue 41, fifth probe, H1: four groups' exports, two each, took every thread of the pages, and another group's
+    page waited up to 17 s. On the production server, with two threads for the pages: EXPORTS_MOST exports written at
+    once, by groups at as many addresses, and another group's page is served; one more export is answered at once."""
+    started, go_on = threading.Semaphore(0), threading.Event()
+    every_game = games.all_games
+
+    def held_games():
+        started.release()
+        go_on.wait(GUARD_SECONDS)
+        return every_game()
+
+    monkeypatch.setattr(games, "all_games", held_games)
+    addresses = [f"127.0.5.{number + 1}" for number in range(EXPORTS_MOST // EXPORTS_AT_ONCE + 1)]
+    keys = [start_group(client, address=address)["key"] for address in addresses]
+    start_game(client, keys[-1])
+    with served_here(open_app) as base, ThreadPoolExecutor(EXPORTS_MOST) as phones:
+        pairs = list(zip(keys, addresses, strict=True))[:-1] * EXPORTS_AT_ONCE
+        exporting = [phones.submit(fetched, base, f"/g/{key}/history/export.json", address) for key, address in pairs]
+        for _ in range(EXPORTS_MOST):
+            assert started.acquire(timeout=GUARD_SECONDS)
+        try:
+            assert fetched(base, f"/g/{keys[-1]}/history", addresses[-1]) == 200
+            assert fetched(base, f"/g/{keys[-1]}/history/export.csv", addresses[-1]) == 503
+        finally:
+            go_on.set()
+        assert [answer.result(GUARD_SECONDS) for answer in exporting] == [200] * EXPORTS_MOST
+
+
+def fetched(base, path, address):
+    """A GET of ``path`` from ``address`` (any of 127/8 is this machine), read whole: its status."""
+    where = urlsplit(base)
+    phone = http.client.HTTPConnection(where.hostname, where.port, timeout=GUARD_SECONDS, source_address=(address, 0))
+    with closing(phone):
+        phone.request("GET", path)
+        answer = phone.getresponse()
+        answer.read()
+        return answer.status

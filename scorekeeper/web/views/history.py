@@ -23,33 +23,47 @@ bp = Blueprint("history", __name__)
 
 PAGE = 20
 RECENT = 10  # games on a player's page
-# Exports of one group written at once by this process; another of the same group waits (503): each one replays every
-# game it writes, and the table's own pages must not wait behind them. Each group has its own, so no group's exports
-# make another's wait; a phone that stops reading one is cut off by the server (server/asgi.py, SEND_WAIT_SECONDS).
+# Exports of one group (and of one address) written at once by this process; another waits (503): each one replays
+# every game it writes. Each group has its own, so no group's exports make another's wait; a phone that stops reading
+# one is cut off by the server (server/asgi.py, SEND_WAIT_SECONDS). The production server writes them on threads of
+# their own, EXPORTS_MOST at once, never on the pages' threads (server/asgi.py).
 EXPORTS_AT_ONCE = 2
+EXPORTS_MOST = 16
+EXPORT_NAME = "export."  # the last part of an export's address: export.json, export.csv
 
 
 class Slots:
-    """So many at once for each group."""
+    """So many at once for each group and each address, and so many in all."""
 
-    def __init__(self, each: int) -> None:
-        self.each, self.lock, self.held = each, threading.Lock(), Counter[Hashable]()
+    def __init__(self, each: int, most: int) -> None:
+        self.each, self.most, self.lock, self.held = each, most, threading.Lock(), Counter[Hashable]()
 
-    def take(self, group: Hashable) -> bool:
+    def take(self, group: Hashable, address: str) -> bool:
         with self.lock:
-            if self.held[group] >= self.each:
+            if self.held[group] >= self.each or self.held[address] >= self.each or self.held[None] >= self.most:
                 return False
-            self.held[group] += 1
+            for key in (group, address, None):
+                self.held[key] += 1
             return True
 
-    def give_back(self, group: Hashable) -> None:
+    def give_back(self, group: Hashable, address: str) -> None:
         with self.lock:
-            self.held[group] -= 1
-            if not self.held[group]:
-                del self.held[group]
+            for key in (group, address, None):
+                self.held[key] -= 1
+                if not self.held[key]:
+                    del self.held[key]
 
 
-EXPORTING = Slots(EXPORTS_AT_ONCE)
+EXPORTING = Slots(EXPORTS_AT_ONCE, EXPORTS_MOST)
+
+
+def is_export(path: str) -> bool:
+    """Whether ``path`` asks for an export, of every game or of one, at the server's root or in a group.
+
+    >>> is_export("/g/abc/history/export.json"), is_export("/games/7/export.csv"), is_export("/history")
+    (True, True, False)
+    """
+    return path.rpartition("/")[2].startswith(EXPORT_NAME)
 
 
 @bp.get("/history")
@@ -85,13 +99,13 @@ def player(name: str) -> str:
     return render_template("history/player.html", record=record, recent=games.list_games(RECENT, player=name)[0])
 
 
-@bp.get("/history/export.<kind>")
+@bp.get(f"/history/{EXPORT_NAME}<kind>")
 @from_own_pages
 def export_all(kind: str) -> ResponseReturnValue:
     return download(kind, games.all_games, "hearts-games")
 
 
-@bp.get("/games/<int:game_id>/export.<kind>")
+@bp.get(f"/games/<int:game_id>/{EXPORT_NAME}<kind>")
 @from_own_pages
 def export_game(game_id: int, kind: str) -> ResponseReturnValue:
     found = games.load_game(game_id)
@@ -105,11 +119,11 @@ def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: s
     """The export streamed a game at a time, while the phone downloading it is there to take it."""
     if kind not in WRITERS:
         abort(404, _("Games export as .json or .csv."))
-    group = scope.current()
-    if not EXPORTING.take(group):
+    group, address = scope.current(), "address " + client_key(request.remote_addr)
+    if not EXPORTING.take(group, address):
         return busy(_("Other exports are being written: try again in a moment."))
     writer, mimetype = WRITERS[kind]
-    done = Once(lambda: EXPORTING.give_back(group))
+    done = Once(lambda: EXPORTING.give_back(group, address))
 
     def written() -> Iterator[str]:
         try:
