@@ -19,6 +19,7 @@ import { _ } from "./words.js";
   var tag = board.dataset.version ? '"' + board.dataset.version + '"' : null;
   var stream = null;
   var timer = null;
+  var gone = false; // the game was deleted: the page says so and asks no more (each ask would be a 404)
   var updated = new Date(board.dataset.updated); // when the server made this page (the worker may give an old copy)
 
   function clock(when) {
@@ -36,7 +37,7 @@ import { _ } from "./words.js";
   }
   function later() {
     clearTimeout(timer);
-    timer = setTimeout(refresh, told() ? TOLD : ASKING);
+    if (!gone) timer = setTimeout(refresh, told() ? TOLD : ASKING);
   }
 
   function refresh() {
@@ -51,6 +52,7 @@ import { _ } from "./words.js";
         return answer.text().then(function (html) { board.innerHTML = html; });
       }
       if (answer.status === 404) {
+        gone = true;
         board.textContent = _("This game was deleted.");
         if (stream) stream.close();
       }

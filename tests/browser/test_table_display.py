@@ -107,3 +107,21 @@ def test_the_follow_page_keeps_the_screen_on_where_it_can(browser: Browser, live
     assert page.evaluate("window.asked") == (["screen"] if lock == "present" else [])
     assert errors == []
     context.close()
+
+
+@pytest.mark.browser
+def test_a_deleted_games_follow_page_says_so_and_asks_no_more(page, live_server, table, client):
+    """Issue 41, fifth probe: a follow page left open on a deleted game asked every second all night, each a 404,
+    and on an open server its address went past its wrong keys (answered 429, and slowed) for the hour."""
+    table.start_game()
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/board" in request.url else None)
+    page.clock.install()
+    page.goto(f"{live_server}/games/{table.game_id}/follow")
+    expect(page.locator('[data-total="0"]')).to_have_text("0")
+    assert client.post(f"/games/{table.game_id}/delete").status_code == 302
+    page.clock.run_for(2000)  # the page's next ask, on its own clock (or the stream's news sooner)
+    expect(page.locator("#board")).to_have_text("This game was deleted.")
+    seen = len(asked)
+    page.clock.run_for(60_000)  # a minute of the page's timers: sixty asks, before
+    assert len(asked) == seen
