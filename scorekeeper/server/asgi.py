@@ -8,7 +8,7 @@ Three things happen here, around the Flask app, in the server's event loop:
   is refused at once; and so does an export (the app writes EXPORTS_MOST at once);
 - a follow stream (``…/follow/events``) is answered by the app first, then kept open, each change to its game told
   on it (streams.py), and on PostgreSQL a listener hears every process's changes;
-- an address answered 429 lately has its requests run in a lane of one thread (guessers.py).
+- an address refused lately has its requests run in a lane of one thread (guessers.py).
 """
 
 import asyncio
@@ -55,7 +55,7 @@ class Entry:
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
-        self.guessers = Guessers(watching=not app.config.get("BEHIND_PROXY"))
+        self.guessers = Guessers(int(app.config.get("BEHIND_PROXY") or 0))
         self.listener: Listener | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -123,9 +123,8 @@ class Entry:
         if read is None:
             return  # the client left before its request was whole: nobody to answer
         scope, body, refused = read
-        client = scope.get("client")
-        lane = self.guessers.lane_of(client)  # the app's part of the answer, once it may run
-        send = self.guessers.watch(client, send)
+        lane = self.guessers.lane_of(scope)  # the app's part of the answer, once it may run
+        send = self.guessers.watch(scope, send)
         try:
             if refused:
                 await lane(self.wsgi(scope, body.receive, closing(send)))

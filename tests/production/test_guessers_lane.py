@@ -16,7 +16,7 @@ from test_groups import client, open_app, start_game, start_group  # noqa: F401 
 from scorekeeper.security import allowances, group_scope
 from scorekeeper.server import guessers
 
-from conftest import until
+from conftest import run_apart, until
 from server import served_here
 
 pytestmark = pytest.mark.server
@@ -89,19 +89,32 @@ def test_a_request_keeps_the_lane_a_moment_at_most(open_app, client, monkeypatch
             assert [guess.result(GUARD_SECONDS) for guess in guesses] == [429, 429]
 
 
-def test_the_lane_is_for_a_while_after_the_last_429_and_none_behind_a_proxy(monkeypatch):
+def test_the_lane_is_for_a_while_after_the_last_refusal_and_behind_a_proxy_for_the_address_it_names(monkeypatch):
     now = [1000.0]
     monkeypatch.setattr(guessers.time, "monotonic", lambda: now[0])
-    watched, proxied = guessers.Guessers(watching=True), guessers.Guessers(watching=False)
-    for each in (watched, proxied):
-        each.note("192.0.2.7")
-        each.note("2001:db8:1:2::1")
-    assert watched.lane_of(("192.0.2.7", 5000)) == watched.in_lane
-    assert watched.lane_of(("2001:db8:1:2::99", 5000)) == watched.in_lane  # the same /64
-    assert watched.lane_of(("192.0.2.8", 5000)) is guessers.at_once
-    assert proxied.lane_of(("192.0.2.7", 5000)) is guessers.at_once
+    watched, proxied = guessers.Guessers(), guessers.Guessers(proxies=1)
+
+    async def answer(status):
+        return status
+
+    for status in (200, 401, 404):  # a refusal puts the address in the lane; an answer, or a sign-in asked, not
+        run_apart(watched.watch(request("192.0.2.7"), answer)({"type": "http.response.start", "status": status}))
+        assert (watched.lane_of(request("192.0.2.7")) == watched.in_lane) is (status == 404), status
+    watched.note("2001:db8:1:2::1")
+    assert watched.lane_of(request("2001:db8:1:2::99")) == watched.in_lane  # the same /64
+    assert watched.lane_of(request("192.0.2.8")) is guessers.at_once
+    proxied.note("192.0.2.7")
+    assert proxied.lane_of(request("127.0.0.1", "10.9.9.9, 192.0.2.7")) == proxied.in_lane  # the proxy's word
+    assert proxied.lane_of(request("127.0.0.1", "192.0.2.7, 10.9.9.9")) is guessers.at_once  # a client's own claim
+    assert proxied.lane_of(request("192.0.2.7")) is guessers.at_once  # no proxy's word: nobody's
     now[0] += guessers.LANE_SECONDS + 1
-    assert watched.lane_of(("192.0.2.7", 5000)) is guessers.at_once
+    assert watched.lane_of(request("192.0.2.7")) is guessers.at_once
     monkeypatch.setattr(guessers, "REMEMBERED", 2)
     watched.note("192.0.2.9")  # the others' time is over: forgotten
     assert list(watched.until) == ["192.0.2.9"]
+
+
+def request(address, forwarded=None):
+    """An ASGI request's scope from ``address``, through a proxy that names its client when ``forwarded``."""
+    headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
+    return {"type": "http", "client": (address, 5000), "headers": headers}
