@@ -20,6 +20,8 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..security.guesses import client_key
+
 # A request's headers come whole within this long of its connection opening: a phone sends them in one go, in a
 # fraction of a second even on a weak signal.
 HEADERS_SECONDS = 15
@@ -46,18 +48,21 @@ class Connections:
         self.watched: dict[Client, Watched] = {}
 
     def admit(self, client: Client, watched: "Watched") -> bool:
-        """A place for a new connection from ``client``; False when its address holds its share already."""
-        if self.share is not None and self.per_address[client[0]] >= self.share:
+        """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
+        already."""
+        address = client_key(client[0])
+        if self.share is not None and self.per_address[address] >= self.share:
             return False
-        self.per_address[client[0]] += 1
+        self.per_address[address] += 1
         self.watched[client] = watched
         return True
 
     def leave(self, client: Client) -> None:
         if self.watched.pop(client, None) is not None:
-            self.per_address[client[0]] -= 1
-            if not self.per_address[client[0]]:
-                del self.per_address[client[0]]
+            address = client_key(client[0])
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
 
     def began(self, client: Any) -> None:
         """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole."""

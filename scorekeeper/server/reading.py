@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import config
 from ..security.bodies import HELD_BACK
+from ..security.guesses import client_key
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -37,7 +38,8 @@ CHUNK = 64 * 1024
 
 
 class Disk:
-    """The bytes of bodies on disk at once, for each client address: ``most`` each at most (None: no share)."""
+    """The bytes of bodies on disk at once, for each client address (an IPv6 one's /64): ``most`` each at most (None:
+    no share)."""
 
     def __init__(self, most: int | None) -> None:
         self.most, self.held = most, Counter[str]()
@@ -101,7 +103,7 @@ async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | No
 
     A body with a length takes its room on disk at once, so a share taken refuses it before any of it is read."""
     length = content_length(scope)
-    body = Body(disk, str((scope.get("client") or ("",))[0]))
+    body = Body(disk, client_key(str((scope.get("client") or ("",))[0])))  # an IPv6 /64 is one address
     if length is not None and length > limit:
         return scope, body, True
     if not body.room_for(length or 0):

@@ -152,6 +152,12 @@ def test_one_address_keeps_its_share_of_the_disk_and_is_refused_unread_past_it(f
     scope, body, refused = run_apart(read(49 * len(MEGABYTE), "192.0.2.1", never))  # never asked for a byte
     assert refused and scope[reading.HELD_BACK] and body.size == 0
     body.close()
+    # An IPv6 host has a /64 to send from (fifth probe, M3): its addresses share one share.
+    sixes = run_apart(read(30 * len(MEGABYTE), "2001:db8:1:2::1", sender(30, "done")))
+    scope, body, refused = run_apart(read(30 * len(MEGABYTE), "2001:db8:1:2::2", never))
+    assert refused and scope[reading.HELD_BACK]
+    body.close()
+    sixes[1].close()
     other = run_apart(read(2 * len(MEGABYTE), "198.51.100.7", sender(2, "done")))
     assert not other[2]
     first[1].close()

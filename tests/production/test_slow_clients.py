@@ -211,3 +211,14 @@ def test_a_body_coded_other_than_chunked_is_refused_unread(app):
         assert coded.recv(65536).startswith(b"HTTP/1.1 400 ")
         status, listed = call("GET", base + "/api/games")
         assert status == 200 and listed["games"] == []
+
+
+def test_an_ipv6_hosts_addresses_share_one_share_of_the_connections():
+    """Issue 41, fifth probe, M3: the share was by exact address, and an IPv6 host has a /64 of them to open
+    connections from. Now a /64 is one address, as it is for every limit of the app."""
+    held, watched = connections.Connections(2), object()  # what watches each connection: none needed here
+    assert held.admit(("2001:db8:1:2::1", 1), watched) and held.admit(("2001:db8:1:2::2", 2), watched)
+    assert not held.admit(("2001:db8:1:2::3", 3), watched)
+    assert held.admit(("2001:db8:1:3::1", 4), watched)  # another /64
+    held.leave(("2001:db8:1:2::1", 1))
+    assert held.admit(("2001:db8:1:2::4", 5), watched)
