@@ -72,6 +72,7 @@ class Preview:
 @changes_a_game
 def create_game(players: object, given_rules: object = None) -> LoadedGame:
     game = new_game_row(players, given_rules)
+    groups.hold_for_change(scope.current())  # a deletion of the group under way ends first: then no game is made
     groups.room_for(1)
     give_hands(game, [])  # a game with no hand yet counts in its players' records
     db.session.add(game)

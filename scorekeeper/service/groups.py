@@ -20,6 +20,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from .. import rules
 from ..store import models, news
 from ..store.db import db
+from .loaded import GameNotFound
 
 KEY_BYTES = 18  # 144 random bits, 24 characters
 GAMES_MAX = 10_000  # games one group keeps: a club's decade of weekly tables, many times over
@@ -164,11 +165,14 @@ def room_for(count: int) -> None:
 
 
 def hold_for_change(group: object) -> None:
-    """Before a change of one of the group's games: its row (FOR NO KEY UPDATE: the group's changes take turns, and
-    the hourly note of its use is not held up), so that a deletion of the group waits for them (and they for it),
-    never in a circle of rows (delete_group)."""
-    if isinstance(group, int):  # a group's id (a host's command sees every group: no row to share)
-        db.session.execute(select(models.Group.id).where(models.Group.id == group).with_for_update(key_share=True))
+    """Before a change of one of the group's games (or a new game): its row (FOR NO KEY UPDATE: the group's changes
+    take turns, and the hourly note of its use is not held up), so that a deletion of the group waits for them (and
+    they for it), never in a circle of rows (delete_group); GameNotFound when the group was deleted meanwhile."""
+    if not isinstance(group, int):  # a host's command sees every group: no row to share
+        return
+    held = select(models.Group.id).where(models.Group.id == group).with_for_update(key_share=True)
+    if db.session.scalar(held) is None:
+        raise GameNotFound(gettext("This group was deleted."))
 
 
 def delete_group(group_id: int) -> None:

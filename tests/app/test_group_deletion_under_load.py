@@ -27,6 +27,9 @@ class Phone(threading.Thread):
     def run(self):
         number = 1
         while True:
+            # a new game too (fifth probe, L1: one made as its group was deleted was a 500, its group's key gone)
+            made = self.client.post(f"/g/{self.key}/api/games", json={"players": ["Ann", "Ben", "Cat"]})
+            self.answers[made.status_code] += 1
             body = {**HAND, "hearts": [4, 0, 9, 0], "number": number}
             answer = self.client.post(f"/g/{self.key}/api/games/{self.game_id}/hands", json=body)
             self.answers[answer.status_code] += 1
