@@ -178,17 +178,20 @@ def game_row(game_id: int, hands: bool = True) -> models.Game:
 
 def all_games(batch: int = 500) -> Iterator[LoadedGame]:
     """Every game, oldest first, each hand checked by the rules as if the table entered it now (an export must
-    import again); an UnreadableGame names the first one that cannot be read."""
-    for game in stored_games(batch):
+    import again); an UnreadableGame names the first one that cannot be read. Each batch is let go of the session
+    once read: an export written to a slow phone holds a database connection only while it reads a batch."""
+    for game in stored_games(batch, let_go=True):
         if isinstance(game, UnreadableGame):
             raise game
         yield replayed(game, replay_checked(game), keep_it=False)
 
 
-def stored_games(batch: int = 500) -> Iterator[models.Game | UnreadableGame]:
+def stored_games(batch: int = 500, let_go: bool = False) -> Iterator[models.Game | UnreadableGame]:
     """Every game row with its players and hands, oldest first, loaded ``batch`` games at a time and about
     BATCH_HANDS hands (a game of hundreds of hands comes with few others); an UnreadableGame in the place of a game
-    whose rows cannot be read, and the others go on."""
+    whose rows cannot be read, and the others go on. ``let_go``: each batch's rows are taken out of the session (read
+    whole, to be read only) and its transaction ended, so that its connection goes back to the pool before the
+    games are handed on."""
     after = 0
     while True:
         next_ids = db.session.scalars(
@@ -205,7 +208,11 @@ def stored_games(batch: int = 500) -> Iterator[models.Game | UnreadableGame]:
                 break
             ids.append(game_id)
             hands += hands_of.get(game_id, 0)
-        yield from games_by_id(ids)
+        found = games_by_id(ids)
+        if let_go:
+            db.session.expunge_all()
+            db.session.commit()
+        yield from found
         after = ids[-1]
 
 

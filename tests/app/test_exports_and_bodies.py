@@ -168,3 +168,22 @@ def test_an_export_holds_a_batch_of_hands_at_a_time(app, monkeypatch):
             db.session.expunge_all()
             assert written > count * 50 * 40
     assert peaks[1] < 1.5 * peaks[0], [f"{peak / 1e6:.1f} MB" for peak in peaks]  # 4,000 hands against 1,000
+
+
+def test_an_export_holds_no_database_connection_while_it_writes(app, monkeypatch):
+    """Issue 41, sixth probe, H1b: an export held its database connection for as long as it was written, so 16
+    exports read slowly took the pool's 15 and every group's pages answered 500 after 30 s. Now each batch is let go
+    once read: between batches, while the games go out to the phone, the export holds no connection."""
+    monkeypatch.setattr(loaded, "BATCH_HANDS", 50)
+    moon = {"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}
+    with app.test_request_context():
+        scope.limit_to(1)
+        games = [{"players": ["A", "B", "C", "D"], "uid": uuid.uuid4().hex, "hands": [moon] * 50} for _ in range(3)]
+        restore.import_games(io.BytesIO(json.dumps({"format": "hearts-scorekeeper", "games": games}).encode()))
+        db.session.remove()
+        written = export.json_parts(games_service.all_games())
+        parts = [next(written)]
+        while len(parts) < 1 + 3:  # each game, a batch of its own
+            parts.append(next(written))
+            assert not db.session().in_transaction() and db.engine.pool.checkedout() == 0
+        assert json.loads("".join([*parts, *written]))["games"][2]["players"] == ["A", "B", "C", "D"]
