@@ -12,7 +12,9 @@ one the proxy names (X-Forwarded-For, as the app reads it with werkzeug's ProxyF
 """
 
 import asyncio
+import functools
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from ..security.guesses import client_key
@@ -22,17 +24,19 @@ Lane = Callable[[Awaitable[None]], Awaitable[None]]
 
 LANE_SECONDS = 10  # after an address's last refusal: a phone that met one 404 is soon out of the lane again
 HOLD_SECONDS = 1.0  # a request keeps the lane this long at most (a guess takes a few milliseconds)
-REMEMBERED = 4096  # addresses kept before those whose time is over are forgotten
 REFUSED = {400, 404, 429}
 
 
 class Guessers:
-    """The addresses refused lately, and the lane their requests take."""
+    """The addresses refused lately, and the lane their requests take: one request of each address waits for it at
+    a time, so an address with many requests under way makes the others wait for one of them, not for all."""
 
     def __init__(self, proxies: int = 0) -> None:
         self.proxies = proxies  # in front of the server, each adding its client to X-Forwarded-For (0: none)
-        self.until: dict[str, float] = {}  # an address's key (guesses.client_key), and the end of its time
+        # an address's key (guesses.client_key), and the end of its time: the soonest to end first
+        self.until: OrderedDict[str, float] = OrderedDict()
         self.lane: asyncio.Semaphore | None = None  # made in the server's loop, at its first use
+        self.waiting: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # each address's turn to wait, and its users
 
     def address(self, scope: Scope) -> str | None:
         """Whose request this is: the client's address, or behind proxies the one they name (None: unknown)."""
@@ -46,25 +50,31 @@ class Guessers:
     def lane_of(self, scope: Scope) -> Lane:
         """How a request runs: in the lane, or at once."""
         address = self.address(scope)
-        ends = self.until.get(client_key(address)) if address else None
-        return self.in_lane if ends is not None and ends > time.monotonic() else at_once
+        key = client_key(address) if address else ""
+        ends = self.until.get(key)
+        return functools.partial(self.in_lane, key) if ends is not None and ends > time.monotonic() else at_once
 
-    async def in_lane(self, answer: Awaitable[None]) -> None:
-        """``answer`` once the lane is free, holding it until the answer is over or HOLD_SECONDS have passed."""
+    async def in_lane(self, key: str, answer: Awaitable[None]) -> None:
+        """``answer`` once its address's turn has come and the lane is free, holding both until the answer is over
+        or HOLD_SECONDS have passed."""
         if self.lane is None:
             self.lane = asyncio.Semaphore(1)
-        async with self.lane:
-            running = asyncio.ensure_future(answer)
-            try:
-                await asyncio.wait({running}, timeout=HOLD_SECONDS)
-            except asyncio.CancelledError:
-                running.cancel()
-                raise
+        turn, users = self.waiting.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        running: asyncio.Future[None] | None = None
         try:
+            async with turn, self.lane:
+                running = asyncio.ensure_future(answer)
+                await asyncio.wait({running}, timeout=HOLD_SECONDS)
             await running
         except asyncio.CancelledError:
-            running.cancel()
+            if running is not None:
+                running.cancel()
             raise
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self.waiting[key]
 
     def watch(self, scope: Scope, send: Send) -> Send:
         """``send``, noting the request's address when its answer is a refusal."""
@@ -80,10 +90,13 @@ class Guessers:
         return sending
 
     def note(self, address: str) -> None:
+        """The address refused now: in the lane for LANE_SECONDS; the addresses whose time is over are forgotten."""
         now = time.monotonic()
-        if len(self.until) >= REMEMBERED:
-            self.until = {key: ends for key, ends in self.until.items() if ends > now}
-        self.until[client_key(address)] = now + LANE_SECONDS
+        while self.until and next(iter(self.until.values())) <= now:
+            self.until.popitem(last=False)
+        key = client_key(address)
+        self.until.pop(key, None)
+        self.until[key] = now + LANE_SECONDS  # the latest to end: last
 
 
 async def at_once(answer: Awaitable[None]) -> None:

@@ -4,6 +4,7 @@ thread and its share of the processor. Now an address answered 429 takes a lane 
 flood waits behind itself. How long the phone waits is measured by scripts/bench_guesses.py; here, that the lane
 holds one request at a time and leaves the other threads to the phones."""
 
+import asyncio
 import http.client
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -99,17 +100,16 @@ def test_the_lane_is_for_a_while_after_the_last_refusal_and_behind_a_proxy_for_t
 
     for status in (200, 401, 404):  # a refusal puts the address in the lane; an answer, or a sign-in asked, not
         run_apart(watched.watch(request("192.0.2.7"), answer)({"type": "http.response.start", "status": status}))
-        assert (watched.lane_of(request("192.0.2.7")) == watched.in_lane) is (status == 404), status
+        assert (watched.lane_of(request("192.0.2.7")) is not guessers.at_once) is (status == 404), status
     watched.note("2001:db8:1:2::1")
-    assert watched.lane_of(request("2001:db8:1:2::99")) == watched.in_lane  # the same /64
+    assert watched.lane_of(request("2001:db8:1:2::99")) is not guessers.at_once  # the same /64
     assert watched.lane_of(request("192.0.2.8")) is guessers.at_once
     proxied.note("192.0.2.7")
-    assert proxied.lane_of(request("127.0.0.1", "10.9.9.9, 192.0.2.7")) == proxied.in_lane  # the proxy's word
+    assert proxied.lane_of(request("127.0.0.1", "10.9.9.9, 192.0.2.7")) is not guessers.at_once  # the proxy's word
     assert proxied.lane_of(request("127.0.0.1", "192.0.2.7, 10.9.9.9")) is guessers.at_once  # a client's own claim
     assert proxied.lane_of(request("192.0.2.7")) is guessers.at_once  # no proxy's word: nobody's
     now[0] += guessers.LANE_SECONDS + 1
     assert watched.lane_of(request("192.0.2.7")) is guessers.at_once
-    monkeypatch.setattr(guessers, "REMEMBERED", 2)
     watched.note("192.0.2.9")  # the others' time is over: forgotten
     assert list(watched.until) == ["192.0.2.9"]
 
@@ -118,3 +118,36 @@ def request(address, forwarded=None):
     """An ASGI request's scope from ``address``, through a proxy that names its client when ``forwarded``."""
     headers = [(b"x-forwarded-for", forwarded.encode())] if forwarded else []
     return {"type": "http", "client": (address, 5000), "headers": headers}
+
+
+def test_an_address_with_many_requests_makes_the_others_in_the_lane_wait_for_one(monkeypatch):
+    """Sixth probe, M1: one address in the lane with a hundred requests under way (heavy pages of its own group) made
+    a phone that had met one 404 wait 39 s behind them all. Now each address has one request waiting for the lane at
+    a time: the phone waits for the one in the lane, not for the hundred."""
+    monkeypatch.setattr(guessers, "HOLD_SECONDS", 30)  # the first request keeps the lane until it is over
+
+    async def scenario():
+        lanes = guessers.Guessers()
+        for address in ("192.0.2.1", "192.0.2.2"):
+            lanes.note(address)
+        heavy, phone = lanes.lane_of(request("192.0.2.1")), lanes.lane_of(request("192.0.2.2"))
+        order, go_on = [], asyncio.Event()
+
+        async def answer(name):
+            order.append(name)
+            if name == "heavy 1":
+                await go_on.wait()
+
+        answers = [asyncio.ensure_future(heavy(answer(f"heavy {number}"))) for number in range(1, 6)]
+        while order != ["heavy 1"]:
+            await asyncio.sleep(0)
+        answers.append(asyncio.ensure_future(phone(answer("phone"))))
+        for _ in range(10):  # the phone's request comes to the lane (each step of the loop's, no time passing)
+            await asyncio.sleep(0)
+        go_on.set()
+        await asyncio.gather(*answers)
+        return order, lanes.waiting
+
+    order, waiting = run_apart(scenario())
+    assert order == ["heavy 1", "phone", "heavy 2", "heavy 3", "heavy 4", "heavy 5"]
+    assert not waiting
