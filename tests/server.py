@@ -1,5 +1,6 @@
 """Start the real production server (`scorekeeper serve`, as `make run` does) for a test."""
 
+import http.client
 import json
 import os
 import re
@@ -10,10 +11,11 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from scorekeeper.server.serving import listening_server
 
@@ -141,3 +143,16 @@ def served_here(app):
     finally:
         server.stop()
         running.join()
+
+
+def status_from(base: str, address: str, method: str, path: str, body: bytes | None = None,
+                headers: dict | None = None) -> int:  # fmt: skip
+    """A request to the server at ``base`` from ``address`` (any of 127/8 is this machine), its answer read whole:
+    its status."""
+    where = urlsplit(base)
+    phone = http.client.HTTPConnection(where.hostname, where.port, timeout=30, source_address=(address, 0))
+    with closing(phone):
+        phone.request(method, path, body, headers or {})
+        answer = phone.getresponse()
+        answer.read()
+        return answer.status

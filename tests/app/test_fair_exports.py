@@ -2,12 +2,9 @@
 as they liked. Now each group has exports of its own, and a reader that takes nothing is cut off."""
 
 import asyncio
-import http.client
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing
-from urllib.parse import urlsplit
 
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
@@ -16,7 +13,7 @@ from scorekeeper.service import games
 from scorekeeper.web.views.history import EXPORTING, EXPORTS_AT_ONCE, EXPORTS_MOST
 
 from conftest import run_apart
-from server import served_here
+from server import served_here, status_from
 
 GUARD_SECONDS = 30  # a cap on a hang, never a measure
 
@@ -101,23 +98,14 @@ def test_exports_are_written_on_threads_of_their_own_so_many_at_once(open_app, c
     start_game(client, keys[-1])
     with served_here(open_app) as base, ThreadPoolExecutor(EXPORTS_MOST) as phones:
         pairs = list(zip(keys, addresses, strict=True))[:-1] * EXPORTS_AT_ONCE
-        exporting = [phones.submit(fetched, base, f"/g/{key}/history/export.json", address) for key, address in pairs]
+        exporting = [
+            phones.submit(status_from, base, address, "GET", f"/g/{key}/history/export.json") for key, address in pairs
+        ]
         for _ in range(EXPORTS_MOST):
             assert started.acquire(timeout=GUARD_SECONDS)
         try:
-            assert fetched(base, f"/g/{keys[-1]}/history", addresses[-1]) == 200
-            assert fetched(base, f"/g/{keys[-1]}/history/export.csv", addresses[-1]) == 503
+            assert status_from(base, addresses[-1], "GET", f"/g/{keys[-1]}/history") == 200
+            assert status_from(base, addresses[-1], "GET", f"/g/{keys[-1]}/history/export.csv") == 503
         finally:
             go_on.set()
         assert [answer.result(GUARD_SECONDS) for answer in exporting] == [200] * EXPORTS_MOST
-
-
-def fetched(base, path, address):
-    """A GET of ``path`` from ``address`` (any of 127/8 is this machine), read whole: its status."""
-    where = urlsplit(base)
-    phone = http.client.HTTPConnection(where.hostname, where.port, timeout=GUARD_SECONDS, source_address=(address, 0))
-    with closing(phone):
-        phone.request("GET", path)
-        answer = phone.getresponse()
-        answer.read()
-        return answer.status

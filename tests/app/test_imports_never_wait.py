@@ -6,14 +6,11 @@ Fourth probe, M2: three groups importing large files kept every other group's im
 in a process). Now imports wait on threads of their own, so the turns hold many, one from each address: keeping every
 place takes as many addresses."""
 
-import http.client
 import io
 import json
 import threading
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing
-from urllib.parse import urlsplit
 
 import pytest
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
@@ -21,7 +18,7 @@ from test_groups import client, open_app, start_game, start_group  # noqa: F401 
 from scorekeeper.service import restore, turns
 
 from conftest import until
-from server import served_here
+from server import served_here, status_from
 
 EXPORT = json.dumps({"format": "hearts-scorekeeper", "version": 1, "games": []}).encode()
 GUARD_SECONDS = 30  # a cap on a hang (on a server where the import waits its turn), never a measure
@@ -106,16 +103,12 @@ def test_an_address_imports_one_file_at_a_time_whatever_its_groups(client, held)
 
 def posted_import(base, key, address):
     """An import sent to a real server from ``address`` (any of 127/8 is this machine): its status."""
-    where = urlsplit(base)
     boundary = "scorekeeper-test-boundary"
     head = (f'--{boundary}\r\nContent-Disposition: form-data; name="export"; filename="export.json"\r\n'
             "Content-Type: application/json\r\n\r\n")  # fmt: skip
     body = head.encode() + EXPORT + f"\r\n--{boundary}--\r\n".encode()
-    phone = http.client.HTTPConnection(where.hostname, where.port, timeout=GUARD_SECONDS, source_address=(address, 0))
-    with closing(phone):
-        phone.request("POST", f"/g/{key}/history/import", body,
-                      {"Content-Type": f"multipart/form-data; boundary={boundary}"})  # fmt: skip
-        return phone.getresponse().status
+    form = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    return status_from(base, address, "POST", f"/g/{key}/history/import", body, form)
 
 
 def test_imports_waiting_their_turn_hold_no_thread_of_the_pages(open_app, client, held):  # noqa: F811

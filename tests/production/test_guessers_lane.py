@@ -5,11 +5,8 @@ flood waits behind itself. How long the phone waits is measured by scripts/bench
 holds one request at a time and leaves the other threads to the phones."""
 
 import asyncio
-import http.client
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing
-from urllib.parse import urlsplit
 
 import pytest
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
@@ -18,7 +15,7 @@ from scorekeeper.security import allowances, group_scope
 from scorekeeper.server import guessers
 
 from conftest import run_apart, until
-from server import served_here
+from server import served_here, status_from
 
 pytestmark = pytest.mark.server
 
@@ -26,68 +23,67 @@ GUARD_SECONDS = 30  # a cap on a hang, never a measure
 GUESSER, PHONE = "127.0.8.1", "127.0.8.2"
 
 
-def status(base: str, path: str, source: str) -> int:
-    """A GET of ``path`` from ``source`` (any address of 127/8 is this machine): its status."""
-    where = urlsplit(base)
-    phone = http.client.HTTPConnection(where.hostname, where.port, timeout=GUARD_SECONDS, source_address=(source, 0))
-    with closing(phone):
-        phone.request("GET", path)
-        return phone.getresponse().status
+def guess(base, number):
+    """The guesser's wrong key ``number``: its status."""
+    return status_from(base, GUESSER, "GET", f"/g/wrong-key-{number}/api/games")
 
 
-def test_an_address_answered_429_takes_one_thread_at_most_and_the_phones_the_rest(open_app, client, monkeypatch):  # noqa: F811
+@pytest.fixture
+def held_guesses(monkeypatch):
+    """A guesser past its wrong keys at its second; its guesses from then on, once in the app, stop until told:
+    ``entered`` counts those in the app, ``go_on`` lets them end."""
     monkeypatch.setattr(allowances, "WRONG_KEYS", allowances.Limit("wrong-keys", 1, allowances.WRONG_KEYS.window))
+    entered, go_on = [], threading.Event()
+    refused = group_scope.wrong_key
+
+    def hold(base):
+        assert [guess(base, 1), guess(base, 2)] == [404, 429]  # past its limit: in the lane from here
+
+        def held_wrong_key():
+            entered.append(1)
+            go_on.wait(GUARD_SECONDS)
+            refused()
+
+        monkeypatch.setattr(group_scope, "wrong_key", held_wrong_key)
+
+    yield hold, entered, go_on
+    go_on.set()
+
+
+def test_an_address_answered_429_takes_one_thread_at_most_and_the_phones_the_rest(open_app, client, monkeypatch,  # noqa: F811
+                                                                                  held_guesses):  # fmt: skip
+    hold, entered, go_on = held_guesses
     monkeypatch.setattr(guessers, "HOLD_SECONDS", GUARD_SECONDS)  # the first guess keeps the lane all along
     key = start_group(client, address=PHONE)["key"]
     start_game(client, key)
     with served_here(open_app) as base:  # two threads for the pages
-        assert status(base, "/g/wrong-key-1/api/games", GUESSER) == 404
-        assert status(base, "/g/wrong-key-2/api/games", GUESSER) == 429  # past its limit: in the lane from here
-        entered, go_on = [], threading.Event()
-        refused = group_scope.wrong_key
-
-        def held_wrong_key():
-            entered.append(1)
-            go_on.wait(GUARD_SECONDS)
-            refused()
-
-        monkeypatch.setattr(group_scope, "wrong_key", held_wrong_key)
+        hold(base)
         with ThreadPoolExecutor(2) as guessing:
-            guesses = [guessing.submit(status, base, f"/g/wrong-key-{n}/api/games", GUESSER) for n in (3, 4)]
+            guesses = [guessing.submit(guess, base, number) for number in (3, 4)]
             until(lambda: entered)
             try:
-                assert status(base, f"/g/{key}/api/games", PHONE) == 200  # a thread is free for the phone
+                assert status_from(base, PHONE, "GET", f"/g/{key}/api/games") == 200  # a thread is free for the phone
                 assert len(entered) == 1  # the guesser's second request waits for the lane, holding no thread
             finally:
                 go_on.set()
-            assert [guess.result(GUARD_SECONDS) for guess in guesses] == [429, 429]
+            assert [answer.result(GUARD_SECONDS) for answer in guesses] == [429, 429]
         assert len(entered) == 2
 
 
-def test_a_request_keeps_the_lane_a_moment_at_most(open_app, client, monkeypatch):  # noqa: F811
+def test_a_request_keeps_the_lane_a_moment_at_most(open_app, monkeypatch, held_guesses):  # noqa: F811
     """An answer sent slowly (an export read a byte at a time), or held long, from an address in the lane would
     otherwise stop the lane: the next request goes on once HOLD_SECONDS have passed."""
-    monkeypatch.setattr(allowances, "WRONG_KEYS", allowances.Limit("wrong-keys", 1, allowances.WRONG_KEYS.window))
+    hold, entered, go_on = held_guesses
     monkeypatch.setattr(guessers, "HOLD_SECONDS", 0.1)
     with served_here(open_app) as base:
-        for number, said in ((1, 404), (2, 429)):
-            assert status(base, f"/g/wrong-key-{number}/api/games", GUESSER) == said
-        entered, go_on = [], threading.Event()
-        refused = group_scope.wrong_key
-
-        def held_wrong_key():
-            entered.append(1)
-            go_on.wait(GUARD_SECONDS)
-            refused()
-
-        monkeypatch.setattr(group_scope, "wrong_key", held_wrong_key)
+        hold(base)
         with ThreadPoolExecutor(2) as guessing:
-            guesses = [guessing.submit(status, base, f"/g/wrong-key-{n}/api/games", GUESSER) for n in (3, 4)]
+            guesses = [guessing.submit(guess, base, number) for number in (3, 4)]
             try:
                 until(lambda: len(entered) == 2)  # both in the app, the first still held
             finally:
                 go_on.set()
-            assert [guess.result(GUARD_SECONDS) for guess in guesses] == [429, 429]
+            assert [answer.result(GUARD_SECONDS) for answer in guesses] == [429, 429]
 
 
 def test_the_lane_is_for_a_while_after_the_last_refusal_and_behind_a_proxy_for_the_address_it_names(monkeypatch):
