@@ -40,18 +40,24 @@ class Slots:
 
     def take(self, group: Hashable, address: str) -> bool:
         with self.lock:
-            if self.held[group] >= self.each or self.held[address] >= self.each or self.held[None] >= self.most:
+            keys = self.keys(group, address)
+            if any(self.held[key] >= most for key, most in zip(keys, (self.each, self.each, self.most), strict=True)):
                 return False
-            for key in (group, address, None):
+            for key in keys:
                 self.held[key] += 1
             return True
 
     def give_back(self, group: Hashable, address: str) -> None:
         with self.lock:
-            for key in (group, address, None):
+            for key in self.keys(group, address):
                 self.held[key] -= 1
                 if not self.held[key]:
                     del self.held[key]
+
+    @staticmethod
+    def keys(group: Hashable, address: str) -> tuple[Hashable, Hashable, Hashable]:
+        """What a slot counts against: its group's, its address's, and all of them."""
+        return ("group", group), ("address", address), "all"
 
 
 EXPORTING = Slots(EXPORTS_AT_ONCE, EXPORTS_MOST)
@@ -119,7 +125,7 @@ def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: s
     """The export streamed a game at a time, while the phone downloading it is there to take it."""
     if kind not in WRITERS:
         abort(404, _("Games export as .json or .csv."))
-    group, address = scope.current(), "address " + client_key(request.remote_addr)
+    group, address = scope.current(), client_key(request.remote_addr)
     if not EXPORTING.take(group, address):
         return busy(_("Other exports are being written: try again in a moment."))
     writer, mimetype = WRITERS[kind]
