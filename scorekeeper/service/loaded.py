@@ -204,10 +204,10 @@ def stored_games(batch: int = 500, let_go: bool = False) -> Iterator[models.Game
         ids: list[int] = []
         hands = 0
         for game_id in next_ids:
-            if ids and hands + hands_of.get(game_id, 0) > BATCH_HANDS:
+            hands += hands_of.get(game_id, 0)
+            if ids and hands > BATCH_HANDS:
                 break
             ids.append(game_id)
-            hands += hands_of.get(game_id, 0)
         found = games_by_id(ids)
         if let_go:
             db.session.expunge_all()
