@@ -133,9 +133,9 @@ def call(method: str, url: str, body: object = None) -> tuple[int, dict]:
 
 
 @contextmanager
-def served_here(app):
+def served_here(app, threads=2):
     """The production server in this process (a thread of its own), for a test that sets its limits small."""
-    server = listening_server(app, "127.0.0.1:0", 2)
+    server = listening_server(app, "127.0.0.1:0", threads)
     running = threading.Thread(target=server.run)
     running.start()
     try:

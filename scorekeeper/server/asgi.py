@@ -8,10 +8,12 @@ Three things happen here, around the Flask app, in the server's event loop:
   is refused at once; and so does an export (the app writes EXPORTS_MOST at once);
 - a follow stream (``…/follow/events``) is answered by the app first, then kept open, each change to its game told
   on it (streams.py), and on PostgreSQL a listener hears every process's changes;
-- an address refused lately has its requests run in a lane of one thread (guessers.py).
+- an address refused lately has its requests run in a lane of one thread (guessers.py); any other page waits for
+  its group's and its address's share of the threads (shares.py).
 """
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -25,8 +27,9 @@ from ..store import news
 from ..store.db import db
 from ..web.views.history import EXPORTS_MOST, is_export
 from .connections import Connections
-from .guessers import Guessers
+from .guessers import Guessers, Lane, at_once
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
+from .shares import Shares
 from .streams import STREAMS, Listener, follow
 
 # A client that takes none of an answer for this long is given no more of it: the app's thread writing it (a whole
@@ -56,6 +59,7 @@ class Entry:
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
         self.guessers = Guessers(int(app.config.get("BEHIND_PROXY") or 0))
+        self.shares = Shares()
         self.listener: Listener | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -124,14 +128,15 @@ class Entry:
             return  # the client left before its request was whole: nobody to answer
         scope, body, refused = read
         lane = self.guessers.lane_of(scope)  # the app's part of the answer, once it may run
+        page = lane if lane is not at_once else self.share_of(scope)  # and a page's
         send = self.guessers.watch(scope, send)
         try:
             if refused:
-                await lane(self.wsgi(scope, body.receive, closing(send)))
+                await page(self.wsgi(scope, body.receive, closing(send)))
             elif scope["method"] == "GET" and scope["path"].endswith(STREAMS):
 
                 async def app_answer(keep: Send) -> None:
-                    await lane(self.wsgi(scope, body.receive, keep))
+                    await page(self.wsgi(scope, body.receive, keep))
 
                 await follow(app_answer, self.followers, self.closing, receive, send)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
@@ -139,9 +144,14 @@ class Entry:
             elif scope["method"] == "GET" and is_export(scope["path"]):
                 await lane(self.exports(scope, body.receive, Taken(send)))
             else:
-                await lane(self.wsgi(scope, body.receive, Taken(send)))
+                await page(self.wsgi(scope, body.receive, Taken(send)))
         finally:
             body.close()
+
+    def share_of(self, scope: Scope) -> Lane:
+        """How a page runs once its group and its address each have a share of the threads free."""
+        keys = self.shares.keys(self.guessers.address(scope), scope["path"])
+        return functools.partial(self.shares.run, keys)
 
 
 def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awaitable[None]]:

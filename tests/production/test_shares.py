@@ -1,0 +1,77 @@
+"""Sixth probe, M5: eight connections asking back to back for the list of their own group's 1,500 games held every
+page thread, and another group's phone waited behind them (p50 274 ms; alone, 6 ms). Now a group and an address
+each have a share of the threads (server/shares.py): the rest of their requests wait in the event loop. How long the
+phone waits is measured by scripts/bench_heavy_pages.py; here, that the share holds."""
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
+
+from scorekeeper.server import shares
+from scorekeeper.service import games
+
+from conftest import run_apart, until
+from server import served_here, status_from
+
+pytestmark = pytest.mark.server
+
+GUARD_SECONDS = 30  # a cap on a hang, never a measure
+HEAVY, PHONE = "127.0.9.1", "127.0.9.2"
+
+
+def test_a_group_takes_its_share_of_the_threads_and_another_groups_phone_the_rest(open_app, client, monkeypatch):  # noqa: F811
+    heavy = start_group(client, address=HEAVY)["key"]
+    other = start_group(client, address=PHONE)["key"]
+    game = start_game(client, other)
+    entered, go_on, listed = [], threading.Event(), games.list_games
+
+    def held_list(*args):  # the heavy group's list, held in the app until told
+        entered.append(1)
+        go_on.wait(GUARD_SECONDS)
+        return listed(*args)
+
+    monkeypatch.setattr(games, "list_games", held_list)
+    with served_here(open_app, threads=shares.EACH + 1) as base, ThreadPoolExecutor(shares.EACH + 2) as asking:
+        page = f"/g/{heavy}/api/games"
+        lists = [asking.submit(status_from, base, HEAVY, "GET", page) for _ in range(shares.EACH + 2)]
+        try:
+            until(lambda: len(entered) == shares.EACH)
+            assert status_from(base, PHONE, "GET", f"/g/{other}/api/games/{game['id']}") == 200  # a thread is free
+            assert len(entered) == shares.EACH  # the heavy group's other requests wait, holding no thread
+        finally:
+            go_on.set()
+        assert [answer.result(GUARD_SECONDS) for answer in lists] == [200] * (shares.EACH + 2)
+
+
+def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_addresses(monkeypatch):
+    monkeypatch.setattr(shares, "EACH", 1)
+
+    async def scenario():
+        taken, order, go_on = shares.Shares(), [], asyncio.Event()
+
+        async def answer(name):
+            order.append(name)
+            await go_on.wait()
+
+        asked = [
+            ("first", "192.0.2.1", "/g/groupA/api/games"),
+            ("same address, other group", "192.0.2.1", "/g/groupB/api/games"),
+            ("same group, other address", "192.0.2.2", "/g/groupA/api/games"),
+            ("neither", "192.0.2.3", "/g/groupC/api/games"),
+        ]
+        running = [asyncio.ensure_future(taken.run(taken.keys(address, path), answer(name)))
+                   for name, address, path in asked]  # fmt: skip
+        for _ in range(10):  # each request comes to its shares (each step of the loop's, no time passing)
+            await asyncio.sleep(0)
+        begun = list(order)
+        go_on.set()
+        await asyncio.gather(*running)
+        return begun, order, taken.held
+
+    begun, answered, held = run_apart(scenario())
+    assert begun == ["first", "neither"]
+    assert len(answered) == 4  # the others in their turn
+    assert not held  # the shares no request holds are forgotten
