@@ -299,8 +299,12 @@ def last_game() -> LoadedGame | None:
 def list_games(
     limit: int, before: int | None = None, finished: bool | None = None, player: str | None = None
 ) -> tuple[list[LoadedGame], bool]:
-    """Newest first, ``limit`` games with an id below ``before``; and whether more follow."""
-    query = select(models.Game).order_by(models.Game.id.desc()).limit(limit + 1)
+    """Newest first, ``limit`` games with an id below ``before``; and whether more follow.
+
+    The games kept at their version are not read again: a list asked for again and again (a phone's history, a
+    club's large group) reads the games' ids and versions, and the rows of the games that changed alone.
+    """
+    query = select(models.Game.id, models.Game.updated_at).order_by(models.Game.id.desc()).limit(limit + 1)
     if player:
         key = search_key(player)
         if key is None:
@@ -312,10 +316,13 @@ def list_games(
         if finished is None:
             seated = seated.order_by(models.Player.game_id.desc()).limit(limit + 1)
         query = query.where(models.Game.id.in_(seated))
-    query = query.options(selectinload(models.Game.players), selectinload(models.Game.hands))
     if before is not None:
         query = query.where(models.Game.id < before)
     if finished is not None:
         query = query.where(models.Game.finished == finished)
-    games = db.session.scalars(query).all()
-    return [replayed(game) for game in games[:limit]], len(games) > limit
+    rows = db.session.execute(query).all()
+    found = {game_id: kept(version_of(game_id, changed)) for game_id, changed in rows[:limit]}
+    if missing := [game_id for game_id, loaded in found.items() if loaded is None]:
+        read = select(models.Game).where(models.Game.id.in_(missing)).options(*WHOLE_GAME)
+        found.update((game.id, replayed(game)) for game in db.session.scalars(read))
+    return [loaded for loaded in found.values() if loaded is not None], len(rows) > limit

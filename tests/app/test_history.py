@@ -6,12 +6,12 @@ import json
 import re
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select, update
 
 from scorekeeper.service import games
 from scorekeeper.service.export import BACKUP_VERSION
 from scorekeeper.store.db import db
-from scorekeeper.store.models import Player, PlayerSummary
+from scorekeeper.store.models import Game, Hand, Player, PlayerSummary
 
 from conftest import as_host
 
@@ -285,3 +285,27 @@ def test_a_hand_adds_to_its_four_players_records_in_one_statement(app, table):
     with as_host(app):
         assert sorted(db.session.scalars(select(PlayerSummary.points))) == [0, 4, 9, 13]
         db.session.remove()
+
+
+def test_a_list_asked_for_again_reads_the_hands_of_the_games_changed_since_alone(app, table, client):
+    """Sixth probe, M5: eight connections asking for a large group's list back to back read every listed game's
+    hands each time. A game kept at its version is now not read again; one changed since (here by another
+    process, straight in the database) is."""
+    ids = [play(table, [([4, 0, 9, 0], 1)])["id"] for _ in range(3)]
+    first, hands_read = client.get("/api/games").json, []
+
+    def note(hand, _context):
+        hands_read.append(hand.game_id)
+
+    event.listen(Hand, "load", note)
+    try:
+        assert client.get("/api/games").json == first
+        assert hands_read == []
+        with as_host(app):
+            db.session.execute(update(Game).where(Game.id == ids[1]).values(updated_at=func.now()))
+            db.session.commit()
+            db.session.remove()
+        assert [game["id"] for game in client.get("/api/games").json["games"]] == ids[::-1]
+    finally:
+        event.remove(Hand, "load", note)
+    assert hands_read == [ids[1]]  # the changed game's one hand alone
