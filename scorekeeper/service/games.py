@@ -18,14 +18,15 @@ from .. import rules
 from ..store import models, news, scope
 from ..store.db import db
 from . import groups, summary
+from .every_game import UnreadableGame, replay_checked
+from .every_game import all_games as all_games
+from .every_game import stored_games as stored_games
 from .loaded import GameNotFound as GameNotFound
 from .loaded import LoadedGame as LoadedGame
-from .loaded import UnreadableGame, game_row, kept, replay_checked, replayed, version_of
-from .loaded import all_games as all_games
+from .loaded import game_row, kept, replayed, version_of
 from .loaded import last_game as last_game
 from .loaded import list_games as list_games
 from .loaded import load_game as load_game
-from .loaded import stored_games as stored_games
 from .loaded import version as version
 from .rows import give_hands, hand_columns, hand_row, keep_records, new_game_row, rename_players
 

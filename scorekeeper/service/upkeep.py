@@ -9,7 +9,7 @@ from flask_babel import gettext
 from .. import rules
 from ..store import models
 from . import summary
-from .loaded import UnreadableGame, replay_checked, stored_games
+from .every_game import UnreadableGame, replay_checked, stored_games
 from .rows import content_uid, facts_of
 
 

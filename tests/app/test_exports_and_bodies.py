@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from scorekeeper import rules
-from scorekeeper.service import export, loaded, reader, restore
+from scorekeeper.service import every_game, export, reader, restore
 from scorekeeper.service import games as games_service
 from scorekeeper.store import scope
 from scorekeeper.store.db import db
@@ -151,7 +151,7 @@ def test_an_export_holds_a_batch_of_hands_at_a_time(app, monkeypatch):
     """Issue 41, fifth probe, H1: an export loaded 500 games at once with every hand, and one of a group of 1,475
     long games took the server from 78 MB to 451 MB. Now a walk through the games loads about BATCH_HANDS hands at
     a time: four times the hands, not four times the memory."""
-    monkeypatch.setattr(loaded, "BATCH_HANDS", 500)
+    monkeypatch.setattr(every_game, "BATCH_HANDS", 500)
     moon = {"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}
     peaks = []
     with app.test_request_context():
@@ -174,7 +174,7 @@ def test_an_export_holds_no_database_connection_while_it_writes(app, monkeypatch
     """Issue 41, sixth probe, H1b: an export held its database connection for as long as it was written, so 16
     exports read slowly took the pool's 15 and every group's pages answered 500 after 30 s. Now each batch is let go
     once read: between batches, while the games go out to the phone, the export holds no connection."""
-    monkeypatch.setattr(loaded, "BATCH_HANDS", 50)
+    monkeypatch.setattr(every_game, "BATCH_HANDS", 50)
     moon = {"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}
     with app.test_request_context():
         scope.limit_to(1)
