@@ -134,12 +134,21 @@ def call(method: str, url: str, body: object = None) -> tuple[int, dict]:
 
 @contextmanager
 def served_here(app, threads=2):
-    """The production server in this process (a thread of its own), for a test that sets its limits small."""
+    """The production server in this process (a thread of its own), for a test that sets its limits small: its
+    base URL."""
+    with running_here(app, threads) as server:
+        yield f"http://127.0.0.1:{server.addresses()[0][1]}"
+
+
+@contextmanager
+def running_here(app, threads=2):
+    """The production server in this process, running: a test may look at its ASGI entry
+    (``server.server.config.app``)."""
     server = listening_server(app, "127.0.0.1:0", threads)
     running = threading.Thread(target=server.run)
     running.start()
     try:
-        yield f"http://127.0.0.1:{server.addresses()[0][1]}"
+        yield server
     finally:
         server.stop()
         running.join()

@@ -14,6 +14,7 @@ Three things happen here, around the Flask app, in the server's event loop:
 
 import asyncio
 import functools
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -140,11 +141,11 @@ class Entry:
 
                 await follow(app_answer, self.followers, self.closing, receive, send)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
-                await lane(self.imports(scope, body.receive, Taken(send)))
+                await unless_left(receive, lane, self.imports(scope, body.receive, Taken(send)))
             elif scope["method"] == "GET" and is_export(scope["path"]):
-                await lane(self.exports(scope, body.receive, Taken(send)))
+                await unless_left(receive, lane, self.exports(scope, body.receive, Taken(send)))
             else:
-                await page(self.wsgi(scope, body.receive, Taken(send)))
+                await unless_left(receive, page, self.wsgi(scope, body.receive, Taken(send)))
         finally:
             body.close()
 
@@ -152,6 +153,37 @@ class Entry:
         """How a page runs once its group and its address each have a share of the threads free."""
         keys = self.shares.keys(self.guessers.address(scope), scope["path"])
         return functools.partial(self.shares.run, keys)
+
+
+async def unless_left(receive: Receive, run: Lane, answer: Awaitable[None]) -> None:
+    """``answer``, once ``run`` lets it begin; never begun if its client leaves while it waits (the request was read
+    whole: what the server says next is that the client left, or that the answer was sent).
+
+    A client that sends thousands of heavy requests and closes each at once would otherwise have them all answered,
+    one after the other, for nobody, for minutes after it stopped."""
+    begun = False
+
+    async def beginning() -> None:
+        nonlocal begun
+        begun = True
+        await answer
+
+    start = beginning()
+    running = asyncio.ensure_future(run(start))
+    gone = asyncio.ensure_future(receive())
+    try:
+        await asyncio.wait({running, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if not running.done() and not begun and gone.result()["type"] == "http.disconnect":
+            running.cancel()
+            await asyncio.wait({running})
+            for waiting in (start, answer):
+                if inspect.iscoroutine(waiting):
+                    waiting.close()  # never begun
+            return
+        await running
+    finally:
+        running.cancel()  # a no-op once it is over; the server stopping cancels both
+        gone.cancel()
 
 
 def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awaitable[None]]:

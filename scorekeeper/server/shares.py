@@ -31,15 +31,17 @@ class Shares:
 
     @staticmethod
     def keys(address: str | None, path: str) -> list[Hashable]:
-        """Whose request this is: its address's (its /64's), and on an open server its group's.
+        """Whose request this is: on an open server its group's, and its address's (its /64's). The group's share
+        is taken first: a group's many requests wait for it, so that a phone of another group at the same address
+        (a household, a club's Wi-Fi) waits for the address's share behind two of them at most, not behind all.
 
         >>> Shares.keys("192.0.2.7", "/g/Ab3/api/games"), Shares.keys(None, "/rules")
-        ([('address', '192.0.2.7'), ('group', 'Ab3')], [])
+        ([('group', 'Ab3'), ('address', '192.0.2.7')], [])
         """
         group = group_path(path)
         return [
-            *([("address", client_key(address))] if address else []),
             *([("group", group[0])] if group else []),
+            *([("address", client_key(address))] if address else []),
         ]
 
     async def run(self, keys: list[Hashable], answer: Awaitable[None]) -> None:

@@ -4,6 +4,7 @@ each have a share of the threads (server/shares.py): the rest of their requests 
 phone waits is measured by scripts/bench_heavy_pages.py; here, that the share holds."""
 
 import asyncio
+import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -14,7 +15,7 @@ from scorekeeper.server import shares
 from scorekeeper.service import games
 
 from conftest import run_apart, until
-from server import served_here, status_from
+from server import running_here, served_here, status_from
 
 pytestmark = pytest.mark.server
 
@@ -46,6 +47,42 @@ def test_a_group_takes_its_share_of_the_threads_and_another_groups_phone_the_res
         assert [answer.result(GUARD_SECONDS) for answer in lists] == [200] * (shares.EACH + 2)
 
 
+def test_a_request_whose_client_left_while_it_waited_for_its_share_is_never_begun(open_app, client, monkeypatch):  # noqa: F811
+    """Seventh probe: 8,000 heavy requests, each closed 0.2 s after it was sent, kept two processes busy for
+    minutes after the sender stopped: each was answered in its turn, for nobody. One never begun is never run."""
+    heavy = start_group(client, address=HEAVY)["key"]
+    asked, go_on, listed = [], threading.Event(), games.list_games
+
+    def held_list(limit, *rest):  # a list of one game is held in the app until told
+        asked.append(limit)
+        if limit == 1:
+            go_on.wait(GUARD_SECONDS)
+        return listed(limit, *rest)
+
+    monkeypatch.setattr(games, "list_games", held_list)
+    page = f"/g/{heavy}/api/games"
+    with running_here(open_app, threads=shares.EACH + 1) as server, ThreadPoolExecutor(shares.EACH) as asking:
+        host, port = server.addresses()[0]
+        base, taken = f"http://{host}:{port}", server.server.config.app.shares
+
+        def in_line():
+            return taken.held[("group", heavy)][1][0] if ("group", heavy) in taken.held else 0
+
+        held = [asking.submit(status_from, base, HEAVY, "GET", f"{page}?limit=1") for _ in range(shares.EACH)]
+        try:
+            until(lambda: len(asked) == shares.EACH)
+            leaving = socket.create_connection((host, port), source_address=(HEAVY, 0))
+            leaving.sendall(f"GET {page}?limit=2 HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+            until(lambda: in_line() == shares.EACH + 1)  # it waits for the group's share
+            leaving.close()
+            until(lambda: in_line() == shares.EACH)  # and leaves the line with its client
+        finally:
+            go_on.set()
+        assert [answer.result(GUARD_SECONDS) for answer in held] == [200] * shares.EACH
+        assert status_from(base, HEAVY, "GET", f"{page}?limit=3") == 200
+    assert asked == [1] * shares.EACH + [3]
+
+
 def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_addresses(monkeypatch):
     monkeypatch.setattr(shares, "EACH", 1)
 
@@ -75,3 +112,28 @@ def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_a
     assert begun == ["first", "neither"]
     assert len(answered) == 4  # the others in their turn
     assert not held  # the shares no request holds are forgotten
+
+
+def test_a_phone_at_an_address_busy_with_another_groups_requests_waits_for_one_of_them(monkeypatch):
+    """Seventh probe: 40 connections of one group looping a heavy page, and a phone of another group at the same
+    address (a household, a club's Wi-Fi) waited 3.5 s at p50 behind all of them. The group's share is taken first
+    now: the group's own requests wait for it, and the phone waits for the address's share behind one of them."""
+    monkeypatch.setattr(shares, "EACH", 1)
+
+    async def scenario():
+        taken, order, go_on = shares.Shares(), [], asyncio.Event()
+
+        async def answer(name):
+            order.append(name)
+            await go_on.wait()
+
+        running = [asyncio.ensure_future(taken.run(taken.keys("192.0.2.1", path), answer(name)))
+                   for name, path in [("heavy 1", "/g/heavy/api/games"), ("heavy 2", "/g/heavy/api/games"),
+                                      ("heavy 3", "/g/heavy/api/games"), ("phone", "/g/other/games/1")]]  # fmt: skip
+        for _ in range(10):  # each request comes to its shares (each step of the loop's, no time passing)
+            await asyncio.sleep(0)
+        go_on.set()
+        await asyncio.gather(*running)
+        return order
+
+    assert run_apart(scenario()) == ["heavy 1", "phone", "heavy 2", "heavy 3"]
