@@ -60,7 +60,7 @@ class Entry:
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
         self.guessers = Guessers(int(app.config.get("BEHIND_PROXY") or 0))
-        self.shares = Shares()
+        self.shares = Shares(threads)  # and the pages' threads, given in turn
         self.listener: Listener | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -1,11 +1,17 @@
-"""Each group's and each address's share of the page threads: EACH of its requests run in the app at once, and the
-rest wait in the event loop, holding a connection and no thread.
+"""Each group's and each address's share of the page threads, and the threads given in turn.
 
-Without it, a group's phones asking for a heavy page of their own (the list of a group of 1,500 games, back to back
-on eight connections) held every page thread, and another group's phone waited behind them (p50 115 ms, alone 5
-ms). With it, a group or an address has EACH threads at most, whatever it asks and however slowly it reads the
-answers: the other threads are the other groups'. A request keeps its share until its answer is sent, as the thread
-writing it does (a client that takes none of an answer is given up after asgi.SEND_WAIT_SECONDS).
+- EACH of a group's requests, and of an address's, run in the app at once; the rest wait in the event loop,
+  holding a connection and no thread.
+- When every thread is taken, the next free one goes to the waiting request whose group (or address) has had the
+  least time in the app lately (each second counts half after HALF_LIFE_SECONDS); the first come among equals.
+
+Without them, a group's phones asking for a heavy page of their own (the list of a group of 1,500 games, back to
+back on eight connections) held every page thread, and another group's phone waited behind them (p50 115 ms, alone
+5 ms). The shares keep one group or address to EACH threads, whatever it asks and however slowly it reads the
+answers; the turns keep a phone that asks little from waiting behind several groups that ask much, each within its
+share (four groups from four addresses took the eight threads). A request keeps its share and its thread until its
+answer is sent, as the thread writing it does (a client that takes none of an answer is given up after
+asgi.SEND_WAIT_SECONDS).
 
 Pages and the app's part of a follow stream take shares; imports and exports have turns and places of their own
 (service/turns.py, views/history.py), and an address refused lately takes the guessers' lane instead (guessers.py).
@@ -13,21 +19,29 @@ Pages and the app's part of a follow stream take shares; imports and exports hav
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Hashable
+import math
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from ..security.group_scope import group_path
 from ..security.guesses import client_key
 
 EACH = 2  # a group's (and an address's) requests in the app at once: a table's taps take milliseconds each
+HALF_LIFE_SECONDS = 10.0  # a second in the app counts half this long after, a quarter twice as long after
+REMEMBERED = 4096  # keys whose time in the app is remembered before the smallest are forgotten
 
 
 class Shares:
-    """The shares taken, and the requests waiting for one: the shares of a key no request holds are forgotten."""
+    """The shares taken, and the requests waiting for one (the shares of a key no request holds are forgotten); the
+    ``threads`` and the requests waiting for one (None: the shares alone)."""
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.each = EACH
         self.held: dict[Hashable, tuple[asyncio.Semaphore, list[int]]] = {}  # a key's share, and its users
+        self.threads, self.free, self.clock = threads, threads or 0, clock
+        self.waiting: list[tuple[list[Hashable], asyncio.Future[None]]] = []  # in the order they came
+        self.used: dict[Hashable, tuple[float, float]] = {}  # a key's time in the app, as it was at a moment
 
     @staticmethod
     def keys(address: str | None, path: str) -> list[Hashable]:
@@ -51,6 +65,7 @@ class Shares:
             async with AsyncExitStack() as shares:
                 for key in keys:
                     await shares.enter_async_context(self.share(key))
+                await shares.enter_async_context(self.thread(keys))
                 begun = True
                 await answer
         finally:
@@ -68,3 +83,56 @@ class Shares:
             users[0] -= 1
             if not users[0]:
                 del self.held[key]
+
+    @asynccontextmanager
+    async def thread(self, keys: list[Hashable]) -> AsyncIterator[None]:
+        """A thread for a request of ``keys``, in its turn; its time in the app counted to each of them."""
+        if self.threads is None:
+            yield
+            return
+        if self.free and not self.waiting:
+            self.free -= 1
+        else:
+            turn = asyncio.get_running_loop().create_future()
+            waiter = (keys, turn)
+            self.waiting.append(waiter)
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if waiter in self.waiting:
+                    self.waiting.remove(waiter)
+                elif not turn.cancelled():
+                    self.give_back()  # given a thread as it was cancelled: the next one's
+                raise
+        began = self.clock()
+        try:
+            yield
+        finally:
+            self.note(keys, self.clock() - began)
+            self.give_back()
+
+    def give_back(self) -> None:
+        """A thread is free: to the waiting request whose keys have had the least time lately, or kept free."""
+        if not self.waiting:
+            self.free += 1
+            return
+        chosen = min(self.waiting, key=lambda waiter: self.time_of(waiter[0]))  # the first come among equals
+        self.waiting.remove(chosen)
+        chosen[1].set_result(None)
+
+    def time_of(self, keys: list[Hashable]) -> float:
+        """The most time in the app lately of any of ``keys``, in seconds, each halved every HALF_LIFE_SECONDS."""
+        now = self.clock()
+        return max((self.lately(key, now) for key in keys), default=0.0)
+
+    def lately(self, key: Hashable, now: float) -> float:
+        seconds, at = self.used.get(key, (0.0, now))
+        return seconds * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
+
+    def note(self, keys: list[Hashable], seconds: float) -> None:
+        now = self.clock()
+        for key in keys:
+            self.used[key] = (self.lately(key, now) + seconds, now)
+        if len(self.used) > REMEMBERED:  # the least time lately is forgotten first: it counts least
+            for key in sorted(self.used, key=lambda key: self.lately(key, now))[: REMEMBERED // 2]:
+                del self.used[key]

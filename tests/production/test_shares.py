@@ -137,3 +137,47 @@ def test_a_phone_at_an_address_busy_with_another_groups_requests_waits_for_one_o
         return order
 
     assert run_apart(scenario()) == ["heavy 1", "phone", "heavy 2", "heavy 3"]
+
+
+def test_a_free_thread_goes_to_the_request_whose_group_has_had_the_least_time_in_the_app_lately():
+    """Seventh probe: four groups from four addresses, each asking for its own list of 100 long games, took the
+    eight threads within their shares, and another group's phone waited behind them (p50 248 to 544 ms). A free
+    thread now goes to the request whose group has had the least of them lately, not to the first come."""
+    now = [100.0]
+
+    async def scenario():
+        taken, order = shares.Shares(threads=1, clock=lambda: now[0]), []
+        done = {name: asyncio.Event() for name in ("heavy 1", "heavy 2", "phone", "gone")}
+
+        async def answer(name):
+            order.append(name)
+            await done[name].wait()
+
+        def asking(name, address, group):
+            return asyncio.ensure_future(taken.run(taken.keys(address, f"/g/{group}/api/games"), answer(name)))
+
+        async def settle():
+            for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
+                await asyncio.sleep(0)
+
+        running = [asking("heavy 1", "192.0.2.1", "heavy")]
+        await settle()
+        running += [asking("heavy 2", "192.0.2.2", "heavy"), asking("gone", "192.0.2.4", "left")]
+        running.append(asking("phone", "192.0.2.3", "other"))
+        await settle()
+        running[2].cancel()  # its client left while it waited: it never begins, and takes no turn
+        now[0] += 5  # the heavy group's first request had the thread 5 s
+        done["heavy 1"].set()
+        await settle()
+        after_heavy = list(order)
+        done["phone"].set()
+        done["heavy 2"].set()
+        await asyncio.gather(*running, return_exceptions=True)
+        now[0] += shares.HALF_LIFE_SECONDS
+        return after_heavy, order, taken
+
+    after_heavy, order, taken = run_apart(scenario())
+    assert after_heavy == ["heavy 1", "phone"]  # the phone came after the heavy group's second, and goes first
+    assert order == ["heavy 1", "phone", "heavy 2"]
+    assert taken.time_of([("group", "heavy")]) == pytest.approx(2.5)  # 5 s, counted half after a half-life
+    assert (taken.free, taken.waiting, taken.held) == (1, [], {})
