@@ -181,3 +181,44 @@ def test_a_free_thread_goes_to_the_request_whose_group_has_had_the_least_time_in
     assert order == ["heavy 1", "phone", "heavy 2"]
     assert taken.time_of([("group", "heavy")]) == pytest.approx(2.5)  # 5 s, counted half after a half-life
     assert (taken.free, taken.waiting, taken.held) == (1, [], {})
+
+
+def test_busy_groups_run_two_requests_at_once_in_all_and_leave_the_other_threads_to_the_rest():
+    """With four groups asking for heavy lists, the eight threads ran eight heavy requests, and another group's
+    phone, given a thread at once, shared one processor with eight (p50 198 ms). Busy groups now run BUSY_MOST
+    requests at once in all: as much processor for them, and a phone shares it with two."""
+    now = [100.0]
+
+    async def scenario():
+        taken, order = shares.Shares(threads=4, clock=lambda: now[0]), []
+        done = {name: asyncio.Event() for name in ("heavy 1", "hog 1", "heavy 2", "phone")}
+
+        async def answer(name):
+            order.append(name)
+            await done[name].wait()
+
+        def asking(name, address, group):
+            return asyncio.ensure_future(taken.run(taken.keys(address, f"/g/{group}/api/games"), answer(name)))
+
+        async def settle():
+            for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
+                await asyncio.sleep(0)
+
+        for group in ("heavy", "hog"):
+            taken.note([("group", group)], 2 * shares.BUSY_SECONDS)  # each has had the app long, lately
+        running = [asking("heavy 1", "192.0.2.1", "heavy"), asking("hog 1", "192.0.2.2", "hog"),
+                   asking("heavy 2", "192.0.2.3", "heavy"), asking("phone", "192.0.2.4", "other")]  # fmt: skip
+        await settle()
+        begun = list(order)
+        done["heavy 1"].set()
+        await settle()
+        after_one = list(order)
+        for each in done.values():
+            each.set()
+        await asyncio.gather(*running)
+        return begun, after_one, taken
+
+    begun, after_one, taken = run_apart(scenario())
+    assert begun == ["heavy 1", "hog 1", "phone"]  # two threads of four are free, and kept from the busy
+    assert after_one == [*begun, "heavy 2"]
+    assert (taken.free, taken.busy, taken.waiting) == (4, 0, [])
