@@ -66,7 +66,7 @@ def test_a_request_whose_client_left_while_it_waited_for_its_share_is_never_begu
         base, taken = f"http://{host}:{port}", server.server.config.app.shares
 
         def in_line():
-            return taken.held[("group", heavy)][1][0] if ("group", heavy) in taken.held else 0
+            return taken.shares[("group", heavy)][1][0] if ("group", heavy) in taken.shares else 0
 
         held = [asking.submit(status_from, base, HEAVY, "GET", f"{page}?limit=1") for _ in range(shares.EACH)]
         try:
@@ -84,10 +84,13 @@ def test_a_request_whose_client_left_while_it_waited_for_its_share_is_never_begu
 
 
 def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_addresses(monkeypatch):
+    """A group's share holds from any address; an address's holds for any group but a light one (below)."""
     monkeypatch.setattr(shares, "EACH", 1)
 
     async def scenario():
-        taken, order, go_on = shares.Shares(), [], asyncio.Event()
+        taken, order, go_on = shares.Shares(threads=8), [], asyncio.Event()
+        for group in ("groupA", "groupB", "groupC"):  # none of them light, none busy
+            taken.note([("group", group)], 2 * shares.LIGHT_SECONDS)
 
         async def answer(name):
             order.append(name)
@@ -106,7 +109,7 @@ def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_a
         begun = list(order)
         go_on.set()
         await asyncio.gather(*running)
-        return begun, order, taken.held
+        return begun, order, taken.shares
 
     begun, answered, held = run_apart(scenario())
     assert begun == ["first", "neither"]
@@ -117,11 +120,12 @@ def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_a
 def test_a_phone_at_an_address_busy_with_another_groups_requests_waits_for_one_of_them(monkeypatch):
     """Seventh probe: 40 connections of one group looping a heavy page, and a phone of another group at the same
     address (a household, a club's Wi-Fi) waited 3.5 s at p50 behind all of them. The group's share is taken first
-    now: the group's own requests wait for it, and the phone waits for the address's share behind one of them."""
+    now, so the group's own requests wait for it, holding nothing; and the phone's group is light, so it is not
+    held for its address's share either."""
     monkeypatch.setattr(shares, "EACH", 1)
 
     async def scenario():
-        taken, order, go_on = shares.Shares(), [], asyncio.Event()
+        taken, order, go_on = shares.Shares(threads=8), [], asyncio.Event()
 
         async def answer(name):
             order.append(name)
@@ -180,7 +184,7 @@ def test_a_free_thread_goes_to_the_request_whose_group_has_had_the_least_time_in
     assert after_heavy == ["heavy 1", "phone"]  # the phone came after the heavy group's second, and goes first
     assert order == ["heavy 1", "phone", "heavy 2"]
     assert taken.time_of([("group", "heavy")]) == pytest.approx(2.5)  # 5 s, counted half after a half-life
-    assert (taken.free, taken.waiting, taken.held) == (1, [], {})
+    assert (taken.free, taken.waiting, taken.shares) == (1, [], {})
 
 
 def test_busy_groups_run_two_requests_at_once_in_all_and_leave_the_other_threads_to_the_rest():
@@ -222,3 +226,38 @@ def test_busy_groups_run_two_requests_at_once_in_all_and_leave_the_other_threads
     assert begun == ["heavy 1", "hog 1", "phone"]  # two threads of four are free, and kept from the busy
     assert after_one == [*begun, "heavy 2"]
     assert (taken.free, taken.busy, taken.waiting) == (4, 0, [])
+
+
+def test_a_light_groups_phone_behind_a_busy_address_is_not_held_with_the_busy():
+    """A club's tables behind one address (its Wi-Fi), one of them asking for heavy pages: the address is busy, but
+    the other tables' groups are light, and their phones run beside the busy, not after them. Many groups from one
+    address, each of them not quite busy, are."""
+    now = [100.0]
+
+    async def scenario():
+        taken, order = shares.Shares(threads=4, clock=lambda: now[0]), []
+        done = {name: asyncio.Event() for name in ("heavy 1", "hog 1", "rotating", "table")}
+
+        async def answer(name):
+            order.append(name)
+            await done[name].wait()
+
+        def asking(name, address, group):
+            return asyncio.ensure_future(taken.run(taken.keys(address, f"/g/{group}/api/games"), answer(name)))
+
+        taken.note([("group", "heavy"), ("address", "192.0.2.1")], 2 * shares.BUSY_SECONDS)
+        taken.note([("group", "rotating"), ("address", "192.0.2.1")], 2 * shares.LIGHT_SECONDS)
+        taken.note([("group", "hog")], 2 * shares.BUSY_SECONDS)
+        running = [asking("heavy 1", "192.0.2.1", "heavy"), asking("hog 1", "192.0.2.2", "hog"),
+                   asking("rotating", "192.0.2.1", "rotating"), asking("table", "192.0.2.1", "club")]  # fmt: skip
+        for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
+            await asyncio.sleep(0)
+        begun = list(order)
+        for each in done.values():
+            each.set()
+        await asyncio.gather(*running)
+        return begun, order
+
+    begun, order = run_apart(scenario())
+    assert begun == ["heavy 1", "hog 1", "table"]  # the rotating group waits with the busy; the club's table not
+    assert order[-1] == "rotating"
