@@ -6,12 +6,14 @@ A page waits in the event loop (holding a connection and no thread) until a thre
 - a free thread goes to the waiting request whose group and address have had the least time in the app lately
   (each second counts half after HALF_LIFE_SECONDS); the first come among equals;
 - EACH of a group's requests run at once, and EACH of an address's: a group's or an address's next request waits
-  for one of them to end (a group's, holding nothing the others need). A light group's request (one with less than
-  LIGHT_SECONDS lately: a table at play) is not held for its address's: a table behind the address of a busy one (a
-  household's, a club's Wi-Fi) runs beside it, not after it;
-- the busy groups and addresses (BUSY_SECONDS lately, a third of a thread kept up) run BUSY_MOST requests at once
-  in all: the other threads are kept for the rest. More would give them no more processor (one process runs its
-  Python one thread at a time), and a phone would share it with all of them.
+  for one of them to end (a group's, holding nothing the others need). A light group's request is not held for its
+  address's: a table behind the address of a busy one (a household's, a club's Wi-Fi) runs beside it, not after it;
+- the busy groups and addresses run BUSY_MOST requests at once in all: the other threads are kept for the rest.
+  More would give them no more processor (one process runs its Python one thread at a time), and a phone would
+  share it with all of them.
+
+Busy and light go by the time in heavy requests lately (each HEAVY_SECONDS or longer): a club of twenty tables in
+one group asks for as much time as a few heavy lists, but in taps of a few milliseconds each, and is never busy.
 
 Without these, a group's phones asking for a heavy page of their own (the list of a group of 1,500 games, back to
 back on eight connections) held every page thread, and another group's phone waited behind them (p50 115 ms, alone
@@ -37,9 +39,10 @@ from ..security.guesses import client_key
 Key = tuple[str, str]  # ("group", its key) or ("address", its /64)
 EACH = 2  # a group's (and an address's) requests in the app at once: a table's taps take milliseconds each
 HALF_LIFE_SECONDS = 10.0  # a second in the app counts half this long after, a quarter twice as long after
-BUSY_SECONDS = 5.0
+HEAVY_SECONDS = 0.5  # a request this long is heavy (a table's page takes milliseconds, a game's review a tenth)
+BUSY_SECONDS = 2.0  # in heavy requests lately: a group or address with as much is busy
 BUSY_MOST = 2
-LIGHT_SECONDS = 1.0  # a group with less is light, whatever its address: a table at play has a tenth of a thread
+LIGHT_SECONDS = 1.0  # in heavy requests lately: a group with less is light, whatever its address
 REMEMBERED = 4096  # keys whose time in the app is remembered before the smallest are forgotten
 
 
@@ -52,7 +55,8 @@ class Shares:
         self.running: Counter[Key] = Counter()  # each key's requests in the app
         self.busy = 0  # the busy requests in the app
         self.waiting: list[tuple[list[Key], asyncio.Future[bool]]] = []  # in the order they came; True: busy
-        self.used: dict[Key, tuple[float, float]] = {}  # a key's time in the app, as it was at a moment
+        # a key's time in the app, and in heavy requests, as they were at a moment
+        self.used: dict[Key, tuple[float, float, float]] = {}
 
     @staticmethod
     def keys(address: str | None, path: str) -> list[Key]:
@@ -147,10 +151,10 @@ class Shares:
         group is not light (one address with many groups is busy; a table behind a busy one's address is not)."""
         kinds = dict(keys)
         group, address = kinds.get("group"), kinds.get("address")
-        group_time = None if group is None else self.lately(("group", group), now)
-        address_time = 0.0 if address is None else self.lately(("address", address), now)
-        light = group_time is not None and group_time < LIGHT_SECONDS
-        busy = (group_time or 0.0) >= BUSY_SECONDS or (address_time >= BUSY_SECONDS and not light)
+        group_heavy = None if group is None else self.heavy_lately(("group", group), now)
+        address_heavy = 0.0 if address is None else self.heavy_lately(("address", address), now)
+        light = group_heavy is not None and group_heavy < LIGHT_SECONDS
+        busy = (group_heavy or 0.0) >= BUSY_SECONDS or (address_heavy >= BUSY_SECONDS and not light)
         may = (address is None or light or self.running[("address", address)] < EACH) and (
             not busy or self.busy < BUSY_MOST
         )
@@ -163,13 +167,18 @@ class Shares:
         return sum(self.lately(key, at) for key in keys)
 
     def lately(self, key: Key, now: float) -> float:
-        seconds, at = self.used.get(key, (0.0, now))
+        seconds, _heavy, at = self.used.get(key, (0.0, 0.0, now))
         return seconds * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
+
+    def heavy_lately(self, key: Key, now: float) -> float:
+        _seconds, heavy, at = self.used.get(key, (0.0, 0.0, now))
+        return heavy * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
 
     def note(self, keys: list[Key], seconds: float) -> None:
         now = self.clock()
+        heavy = seconds if seconds >= HEAVY_SECONDS else 0.0
         for key in keys:
-            self.used[key] = (self.lately(key, now) + seconds, now)
+            self.used[key] = (self.lately(key, now) + seconds, self.heavy_lately(key, now) + heavy, now)
         if len(self.used) > REMEMBERED:  # the least time lately is forgotten first: it counts least
             for key in sorted(self.used, key=lambda key: self.lately(key, now))[: REMEMBERED // 2]:
                 del self.used[key]

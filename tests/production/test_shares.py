@@ -90,7 +90,7 @@ def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_a
     async def scenario():
         taken, order, go_on = shares.Shares(threads=8), [], asyncio.Event()
         for group in ("groupA", "groupB", "groupC"):  # none of them light, none busy
-            taken.note([("group", group)], 2 * shares.LIGHT_SECONDS)
+            taken.note([("group", group)], (shares.LIGHT_SECONDS + shares.BUSY_SECONDS) / 2)
 
         async def answer(name):
             order.append(name)
@@ -229,9 +229,10 @@ def test_busy_groups_run_two_requests_at_once_in_all_and_leave_the_other_threads
 
 
 def test_a_light_groups_phone_behind_a_busy_address_is_not_held_with_the_busy():
-    """A club's tables behind one address (its Wi-Fi), one of them asking for heavy pages: the address is busy, but
-    the other tables' groups are light, and their phones run beside the busy, not after them. Many groups from one
-    address, each of them not quite busy, are."""
+    """Eighth probe: a club of twenty tables in one group, behind one address (its Wi-Fi), had as much time in the
+    app as a heavy group, was counted busy, and waited with the heavy (p95 4.9 s). Busy and light go by the time in
+    heavy requests: the club's group is light, and its phones run beside the busy, not after them, even with a busy
+    group at their address. Many groups from one address, each of them not quite busy, are."""
     now = [100.0]
 
     async def scenario():
@@ -246,8 +247,10 @@ def test_a_light_groups_phone_behind_a_busy_address_is_not_held_with_the_busy():
             return asyncio.ensure_future(taken.run(taken.keys(address, f"/g/{group}/api/games"), answer(name)))
 
         taken.note([("group", "heavy"), ("address", "192.0.2.1")], 2 * shares.BUSY_SECONDS)
-        taken.note([("group", "rotating"), ("address", "192.0.2.1")], 2 * shares.LIGHT_SECONDS)
+        taken.note([("group", "rotating"), ("address", "192.0.2.1")], (shares.LIGHT_SECONDS + shares.BUSY_SECONDS) / 2)
         taken.note([("group", "hog")], 2 * shares.BUSY_SECONDS)
+        for _ in range(100):  # the club's taps: as much time as the heavy group's, a few milliseconds each
+            taken.note([("group", "club"), ("address", "192.0.2.1")], 2 * shares.BUSY_SECONDS / 100)
         running = [asking("heavy 1", "192.0.2.1", "heavy"), asking("hog 1", "192.0.2.2", "hog"),
                    asking("rotating", "192.0.2.1", "rotating"), asking("table", "192.0.2.1", "club")]  # fmt: skip
         for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
