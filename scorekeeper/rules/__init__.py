@@ -89,7 +89,7 @@ from .house import (
 )
 from .names import has_hidden_characters
 from .records import SeatRecord, most_queens, seat_records
-from .standings import Standing, places, ranked, standings
+from .standings import Standing, leads, places, ranked, standings
 
 __all__ = [
     "CARDS_EACH",
@@ -149,6 +149,7 @@ __all__ = [
     "house_rules",
     "in_play",
     "is_whole",
+    "leads",
     "make_hand",
     "moon_advice",
     "most_hands",

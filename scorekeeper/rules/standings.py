@@ -26,6 +26,15 @@ def places(totals: Sequence[int]) -> tuple[int, ...]:
     return tuple(1 + sum(other < total for other in totals) for total in totals)
 
 
+def leads(totals: Sequence[int], played: bool, finished: bool) -> list[bool]:
+    """Whether each seat leads: the lowest total, once a hand has been played, while the game goes on.
+
+    >>> leads([10, 5, 5, 20], True, False), leads([0, 0, 0], False, False)
+    ([False, True, True, False], [False, False, False])
+    """
+    return [played and not finished and place == 1 for place in places(totals)]
+
+
 def standings(state: GameState) -> list[Standing]:
     """Every seat's standing, in seat order.
 
@@ -48,12 +57,13 @@ def standings(state: GameState) -> list[Standing]:
     """
     played, finished = bool(state.hands), state.finished
     highest, ranks, target = max(state.totals), places(state.totals), state.rules.target
+    leading = leads(state.totals, played, finished)
     return [
         Standing(
             seat,
             total,
             ranks[seat],
-            played and not finished and ranks[seat] == 1,
+            leading[seat],
             played and total == highest,
             target - total if total < target else None,
             finished and seat in state.outcome.winners,

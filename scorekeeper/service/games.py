@@ -22,6 +22,7 @@ from .every_game import UnreadableGame, replay_checked
 from .every_game import all_games as all_games
 from .every_game import stored_games as stored_games
 from .loaded import GameNotFound as GameNotFound
+from .loaded import ListedGame as ListedGame
 from .loaded import LoadedGame as LoadedGame
 from .loaded import game_row, kept, replayed, version_of
 from .loaded import last_game as last_game

@@ -89,6 +89,13 @@ class LoadedGame:
     def winner_names(self) -> list[str]:
         return [self.players[seat] for seat in self.state.outcome.winners]
 
+    @property
+    def listed(self) -> "ListedGame":
+        """The game as a list shows it, from its replay."""
+        state = self.state
+        return ListedGame(self.id, self.created_at, self.updated_at, self.players, state.finished, len(state.hands),
+                          list(state.totals), list(state.outcome.winners))  # fmt: skip
+
 
 Version = tuple[int, int, datetime]  # the database connection, the game's id, its updated_at
 T = TypeVar("T")
@@ -189,13 +196,10 @@ def last_game() -> LoadedGame | None:
 
 def list_games(
     limit: int, before: int | None = None, finished: bool | None = None, player: str | None = None
-) -> tuple[list[LoadedGame], bool]:
-    """Newest first, ``limit`` games with an id below ``before``; and whether more follow.
-
-    The games kept at their version are not read again: a list asked for again and again (a phone's history, a
-    club's large group) reads the games' ids and versions, and the rows of the games that changed alone.
-    """
-    query = select(models.Game.id, models.Game.updated_at).order_by(models.Game.id.desc()).limit(limit + 1)
+) -> tuple[list["ListedGame"], bool]:
+    """Newest first, ``limit`` games with an id below ``before``; and whether more follow. Each as its rows keep
+    it, no hand read: a list of a hundred games of five hundred hands takes two queries, however it is paged."""
+    query = select(models.Game).order_by(models.Game.id.desc()).limit(limit + 1)
     if player:
         key = search_key(player)
         if key is None:
@@ -211,9 +215,48 @@ def list_games(
         query = query.where(models.Game.id < before)
     if finished is not None:
         query = query.where(models.Game.finished == finished)
-    rows = db.session.execute(query).all()
-    found = {game_id: kept(version_of(game_id, changed)) for game_id, changed in rows[:limit]}
-    if missing := [game_id for game_id, loaded in found.items() if loaded is None]:
-        read = select(models.Game).where(models.Game.id.in_(missing)).options(*WHOLE_GAME)
-        found.update((game.id, replayed(game)) for game in db.session.scalars(read))
-    return [loaded for loaded in found.values() if loaded is not None], len(rows) > limit
+    games = db.session.scalars(query.options(WHOLE_GAME[0])).all()
+    return [listed(game) for game in games[:limit]], len(games) > limit
+
+
+@dataclass(frozen=True)
+class ListedGame:
+    """A game as a list shows it: what its rows keep of its replay (the game's finished, each seat's total, hands
+    and win, refreshed with every change: rows.keep_records), no hand replayed."""
+
+    id: int
+    created_at: datetime
+    updated_at: datetime
+    players: list[str]
+    finished: bool
+    hand_count: int
+    totals: list[int]
+    winners: list[int]  # seats
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.players[seat] for seat in self.winners]
+
+    @property
+    def next_hand(self) -> int:
+        return self.hand_count + 1
+
+    @property
+    def leaders(self) -> list[int]:
+        """The seats that lead (the lowest total, once a hand has been played, while the game goes on)."""
+        leading = rules.leads(self.totals, bool(self.hand_count), self.finished)
+        return [seat for seat, leads in enumerate(leading) if leads]
+
+
+def listed(game: models.Game) -> ListedGame:
+    seats = game.players
+    return ListedGame(
+        game.id,
+        game.created_at,
+        game.updated_at,
+        [seat.name for seat in seats],
+        game.finished,
+        seats[0].hands_played if seats else 0,
+        [seat.total for seat in seats],
+        [seat.seat for seat in seats if seat.won or seat.shared_win],
+    )

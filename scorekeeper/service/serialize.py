@@ -4,7 +4,7 @@ from datetime import datetime
 
 from .. import rules
 from .games import Preview
-from .loaded import LoadedGame
+from .loaded import ListedGame, LoadedGame
 
 
 def timestamp(moment: datetime) -> str:
@@ -40,25 +40,24 @@ def next_hand_json(upcoming: rules.NextHand | None, players: int) -> dict[str, o
     }
 
 
-def summary_json(loaded: LoadedGame) -> dict[str, object]:
-    state = loaded.state
+def summary_json(game: ListedGame) -> dict[str, object]:
     return {
-        "id": loaded.id,
-        "players": loaded.players,
-        "status": "finished" if state.finished else "in-progress",
-        "winners": list(state.outcome.winners),
-        "hands": len(state.hands),
-        "totals": list(state.totals),
-        "places": list(rules.places(state.totals)),
-        "created_at": timestamp(loaded.created_at),
-        "updated_at": timestamp(loaded.updated_at),
+        "id": game.id,
+        "players": game.players,
+        "status": "finished" if game.finished else "in-progress",
+        "winners": game.winners,
+        "hands": game.hand_count,
+        "totals": game.totals,
+        "places": list(rules.places(game.totals)),
+        "created_at": timestamp(game.created_at),
+        "updated_at": timestamp(game.updated_at),
     }
 
 
 def game_json(loaded: LoadedGame) -> dict[str, object]:
     state = loaded.state
     return {
-        **summary_json(loaded),
+        **summary_json(loaded.listed),
         "uid": loaded.uid,
         "rules": loaded.rules.as_dict(),
         "hands": [hand_json(scored, loaded.cards) for scored in state.hands],

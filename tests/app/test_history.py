@@ -287,25 +287,34 @@ def test_a_hand_adds_to_its_four_players_records_in_one_statement(app, table):
         db.session.remove()
 
 
-def test_a_list_asked_for_again_reads_the_hands_of_the_games_changed_since_alone(app, table, client):
-    """Sixth probe, M5: eight connections asking for a large group's list back to back read every listed game's
-    hands each time. A game kept at its version is now not read again; one changed since (here by another
-    process, straight in the database) is."""
-    ids = [play(table, [([4, 0, 9, 0], 1)])["id"] for _ in range(3)]
-    first, hands_read = client.get("/api/games").json, []
+def test_a_list_of_games_reads_no_hand_and_says_what_the_replay_says(app, table, client):
+    """Seventh and eighth probes: a group's phones asking for lists of 100 long games, each at a page of its own,
+    replayed every hand of each game each time (up to 18 s a list beside others). A list now reads what the rows
+    keep of each game's replay (each seat's total, hands and win), and no hand; it says what the game's replay says."""
+    over = play(table, NIGHT, target=50)
+    shared = play(table, [([13, 0, 0, 0], 1)], target=13, tie="share")  # 13, 13, 0, 0: two share the win
+    playing = play(table, [([4, 0, 9, 0], 1)], players=("Eve", "Fay", "Gus", "Hal"))
+    fresh = table.start_game(players=("Ivy", "Jo", "Kai"))
+    with as_host(app):  # each game changed by another process: none is kept here at its version
+        db.session.execute(update(Game).values(updated_at=func.now()))
+        db.session.commit()
+        db.session.remove()
+    hands_read = []
 
     def note(hand, _context):
         hands_read.append(hand.game_id)
 
     event.listen(Hand, "load", note)
     try:
-        assert client.get("/api/games").json == first
-        assert hands_read == []
-        with as_host(app):
-            db.session.execute(update(Game).where(Game.id == ids[1]).values(updated_at=func.now()))
-            db.session.commit()
-            db.session.remove()
-        assert [game["id"] for game in client.get("/api/games").json["games"]] == ids[::-1]
+        listed = client.get("/api/games").json["games"]
+        home, history = client.get("/").get_data(as_text=True), client.get("/history").get_data(as_text=True)
     finally:
         event.remove(Hand, "load", note)
-    assert hands_read == [ids[1]]  # the changed game's one hand alone
+    assert hands_read == []
+    assert [game["id"] for game in listed] == [fresh["id"], playing["id"], shared["id"], over["id"]]
+    for summary in listed:
+        whole = client.get(f"/api/games/{summary['id']}").json  # the game replayed
+        assert summary == {**{key: whole[key] for key in summary}, "hands": len(whole["hands"])}
+    assert [summary["winners"] for summary in listed] == [[], [], [2, 3], [1]]
+    assert "Hal leads with 0" in home and "hand 2 next" in home
+    assert "Ann 46, Ben 16, Cat 51, Dan 43" in history

@@ -52,14 +52,14 @@ def started(when: datetime) -> str:
     return str(_("Started %(when)s", when=moment(when)))
 
 
-def leader_words(loaded: games.LoadedGame) -> str | None:
+def leader_words(listed: games.ListedGame) -> str | None:
     """Who leads a game in progress, with the total: what tells five games of the same four apart. None before
     the first hand, when nobody leads."""
-    leaders = [standing for standing in loaded.standings if standing.leads]
+    leaders = listed.leaders
     if not leaders:
         return None
-    names = and_list([loaded.players[standing.seat] for standing in leaders])
-    total = leaders[0].total
+    names = and_list([listed.players[seat] for seat in leaders])
+    total = listed.totals[leaders[0]]
     return str(ngettext("%(names)s leads with %(total)d", "%(names)s lead with %(total)d", len(leaders),
                         names=names, total=total))  # fmt: skip
 
