@@ -1,5 +1,5 @@
-"""Loading games: a stored game with its state replayed from the hands, one game or a page of them (a walk
-through every game is every_game.py's).
+"""Loading games: a stored game with its state replayed from the hands; a page of games as their rows keep them
+(a list replays nothing); a walk through every game is every_game.py's.
 
 A loaded game is kept while its game is unchanged (every change touches the
 game's updated_at), so the pages every phone at the table polls neither load
