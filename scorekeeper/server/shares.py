@@ -131,6 +131,9 @@ class Shares:
     def hand_on(self) -> None:
         """The free threads to the waiting requests that may run, the least time lately first."""
         while self.free and self.waiting:
+            # A request cancelled as it waited (its client left) is still here until its task next runs: its turn is
+            # over already, and it takes no thread.
+            self.waiting = [waiter for waiter in self.waiting if not waiter[1].done()]
             now = self.clock()
             ready = []
             for place, (keys, _turn) in enumerate(self.waiting):

@@ -264,3 +264,41 @@ def test_a_light_groups_phone_behind_a_busy_address_is_not_held_with_the_busy():
     begun, order = run_apart(scenario())
     assert begun == ["heavy 1", "hog 1", "table"]  # the rotating group waits with the busy; the club's table not
     assert order[-1] == "rotating"
+
+
+def test_a_request_cancelled_as_a_thread_comes_free_takes_none():
+    """Eighth probe: a request cancelled while it waited (its client left) stays among the waiting until its task
+    next runs; a thread freed in between was given to it, set on its cancelled turn (InvalidStateError), and lost
+    for good, and with two lost, no busy group was served again."""
+
+    async def scenario():
+        taken, order = shares.Shares(threads=1), []
+        done = {name: asyncio.Event() for name in ("first", "gone", "next")}
+
+        async def answer(name):
+            order.append(name)
+            await done[name].wait()
+
+        def asking(name, group):
+            return asyncio.ensure_future(taken.run(taken.keys("192.0.2.1", f"/g/{group}/games/1"), answer(name)))
+
+        first = asking("first", "a")
+        for _ in range(5):
+            await asyncio.sleep(0)
+        gone = asking("gone", "b")
+        for _ in range(5):
+            await asyncio.sleep(0)
+        done["first"].set()  # the first ends on the loop's next step...
+        gone.cancel()  # ...and the waiting one's client leaves before it
+        await asyncio.gather(first, gone, return_exceptions=True)
+        late = asking("next", "c")
+        for _ in range(5):
+            await asyncio.sleep(0)
+        done["next"].set()
+        await asyncio.wait({late}, timeout=GUARD_SECONDS)  # a lost thread: it never begins
+        return order, first.exception(), taken
+
+    order, failed, taken = run_apart(scenario())
+    assert failed is None
+    assert order == ["first", "next"]
+    assert (taken.free, taken.busy, taken.waiting, dict(taken.running)) == (1, 0, [], {})
