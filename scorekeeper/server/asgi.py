@@ -16,6 +16,7 @@ import asyncio
 import functools
 import inspect
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 
 from a2wsgi import WSGIMiddleware
@@ -26,7 +27,7 @@ from ..security.bodies import IMPORT, body_kind, body_max
 from ..service import turns
 from ..store import news
 from ..store.db import db
-from ..web.views.history import EXPORTS_MOST, is_export
+from ..web.views.history import CLIENT_LEFT, EXPORTS_MOST, is_export
 from .connections import Connections
 from .guessers import Guessers, Lane, at_once
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
@@ -128,6 +129,8 @@ class Entry:
         if read is None:
             return  # the client left before its request was whole: nobody to answer
         scope, body, refused = read
+        left = threading.Event()  # the app reads it (CLIENT_LEFT, through a2wsgi's environ["asgi.scope"])
+        scope = {**scope, CLIENT_LEFT: left}
         lane = self.guessers.lane_of(scope)  # the app's part of the answer, once it may run
         page = lane if lane is not at_once else self.share_of(scope)  # and a page's
         send = self.guessers.watch(scope, send)
@@ -141,11 +144,11 @@ class Entry:
 
                 await follow(app_answer, self.followers, self.closing, receive, send)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
-                await unless_left(receive, lane, self.imports(scope, body.receive, Taken(send)))
+                await unless_left(receive, lane, self.imports(scope, body.receive, Taken(send)), left)
             elif scope["method"] == "GET" and is_export(scope["path"]):
-                await unless_left(receive, lane, self.exports(scope, body.receive, Taken(send)))
+                await unless_left(receive, lane, self.exports(scope, body.receive, Taken(send)), left)
             else:
-                await unless_left(receive, page, self.wsgi(scope, body.receive, Taken(send)))
+                await unless_left(receive, page, self.wsgi(scope, body.receive, Taken(send)), left)
         finally:
             body.close()
 
@@ -155,9 +158,10 @@ class Entry:
         return functools.partial(self.shares.run, keys)
 
 
-async def unless_left(receive: Receive, run: Lane, answer: Awaitable[None]) -> None:
+async def unless_left(receive: Receive, run: Lane, answer: Awaitable[None], left: threading.Event) -> None:
     """``answer``, once ``run`` lets it begin; never begun if its client leaves while it waits (the request was read
-    whole: what the server says next is that the client left, or that the answer was sent).
+    whole: what the server says next is that the client left, or that the answer was sent). Once begun, ``left`` is
+    set if its client leaves: a long answer (an export) stops there.
 
     A client that sends thousands of heavy requests and closes each at once would otherwise have them all answered,
     one after the other, for nobody, for minutes after it stopped."""
@@ -173,13 +177,16 @@ async def unless_left(receive: Receive, run: Lane, answer: Awaitable[None]) -> N
     gone = asyncio.ensure_future(receive())
     try:
         await asyncio.wait({running, gone}, return_when=asyncio.FIRST_COMPLETED)
-        if not running.done() and not begun and gone.result()["type"] == "http.disconnect":
-            running.cancel()
-            await asyncio.wait({running})
-            for waiting in (start, answer):
-                if inspect.iscoroutine(waiting):
-                    waiting.close()  # never begun
-            return
+        if not running.done() and gone.result()["type"] == "http.disconnect":
+            if begun:
+                left.set()
+            else:
+                running.cancel()
+                await asyncio.wait({running})
+                for waiting in (start, answer):
+                    if inspect.iscoroutine(waiting):
+                        waiting.close()  # never begun
+                return
         await running
     finally:
         running.cancel()  # a no-op once it is over; the server stopping cancels both

@@ -30,6 +30,8 @@ RECENT = 10  # games on a player's page
 EXPORTS_AT_ONCE = 2
 EXPORTS_MOST = 16
 EXPORT_NAME = "export."  # the last part of an export's address: export.json, export.csv
+# Set by the production server once an answer's client has left (a threading.Event in the request's ASGI scope).
+CLIENT_LEFT = "scorekeeper.client_left"
 
 
 class Slots:
@@ -131,9 +133,14 @@ def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: s
     writer, mimetype = WRITERS[kind]
     done = Once(lambda: EXPORTING.give_back(group, address))
 
+    left = request.environ.get("asgi.scope", {}).get(CLIENT_LEFT)  # the production server's word (server/asgi.py)
+
     def written() -> Iterator[str]:
         try:
-            yield from writer(found())
+            for part in writer(found()):
+                if left is not None and left.is_set():
+                    return  # the phone went away: the rest is for nobody
+                yield part
         finally:
             done()
 
