@@ -170,18 +170,23 @@ class Shares:
         return sum(self.lately(key, at) for key in keys)
 
     def lately(self, key: Key, now: float) -> float:
-        seconds, _heavy, at = self.used.get(key, (0.0, 0.0, now))
-        return seconds * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
+        return self.both_lately(key, now)[0]
 
     def heavy_lately(self, key: Key, now: float) -> float:
-        _seconds, heavy, at = self.used.get(key, (0.0, 0.0, now))
-        return heavy * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
+        return self.both_lately(key, now)[1]
+
+    def both_lately(self, key: Key, now: float) -> tuple[float, float]:
+        """A key's time in the app lately, and in heavy requests, each second halved every HALF_LIFE_SECONDS."""
+        seconds, heavy, at = self.used.get(key, (0.0, 0.0, now))
+        kept = math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
+        return seconds * kept, heavy * kept
 
     def note(self, keys: list[Key], seconds: float) -> None:
         now = self.clock()
         heavy = seconds if seconds >= HEAVY_SECONDS else 0.0
         for key in keys:
-            self.used[key] = (self.lately(key, now) + seconds, self.heavy_lately(key, now) + heavy, now)
+            was, was_heavy = self.both_lately(key, now)
+            self.used[key] = (was + seconds, was_heavy + heavy, now)
         if len(self.used) > REMEMBERED:  # the least time lately is forgotten first: it counts least
             for key in sorted(self.used, key=lambda key: self.lately(key, now))[: REMEMBERED // 2]:
                 del self.used[key]
