@@ -6,6 +6,7 @@ phone waits is measured by scripts/bench_heavy_pages.py; here, that the share ho
 import asyncio
 import socket
 import threading
+from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -21,6 +22,34 @@ pytestmark = pytest.mark.server
 
 GUARD_SECONDS = 30  # a cap on a hang, never a measure
 HEAVY, PHONE = "127.0.9.1", "127.0.9.2"
+
+
+class Asking:
+    """Requests to ``taken``'s threads, in the event loop: each answer notes its name and holds its thread until it
+    is told it is done."""
+
+    def __init__(self, taken):
+        self.taken, self.order, self.done, self.finished = taken, [], defaultdict(asyncio.Event), False
+
+    async def answer(self, name):
+        self.order.append(name)
+        if not self.finished:
+            await self.done[name].wait()
+
+    def ask(self, name, address, group):
+        keys = self.taken.keys(address, f"/g/{group}/api/games")
+        return asyncio.ensure_future(self.taken.run(keys, self.answer(name)))
+
+    def finish(self):
+        """Every answer done, those begun and those to come."""
+        self.finished = True
+        for each in self.done.values():
+            each.set()
+
+
+async def settle():
+    for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
+        await asyncio.sleep(0)
 
 
 def test_a_group_takes_its_share_of_the_threads_and_another_groups_phone_the_rest(open_app, client, monkeypatch):  # noqa: F811
@@ -150,35 +179,23 @@ def test_a_free_thread_goes_to_the_request_whose_group_has_had_the_least_time_in
     now = [100.0]
 
     async def scenario():
-        taken, order = shares.Shares(threads=1, clock=lambda: now[0]), []
-        done = {name: asyncio.Event() for name in ("heavy 1", "heavy 2", "phone", "gone")}
-
-        async def answer(name):
-            order.append(name)
-            await done[name].wait()
-
-        def asking(name, address, group):
-            return asyncio.ensure_future(taken.run(taken.keys(address, f"/g/{group}/api/games"), answer(name)))
-
-        async def settle():
-            for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
-                await asyncio.sleep(0)
-
-        running = [asking("heavy 1", "192.0.2.1", "heavy")]
+        taken = shares.Shares(threads=1, clock=lambda: now[0])
+        asking = Asking(taken)
+        running = [asking.ask("heavy 1", "192.0.2.1", "heavy")]
         await settle()
-        running += [asking("heavy 2", "192.0.2.2", "heavy"), asking("gone", "192.0.2.4", "left")]
-        running.append(asking("phone", "192.0.2.3", "other"))
+        running += [asking.ask("heavy 2", "192.0.2.2", "heavy"), asking.ask("gone", "192.0.2.4", "left")]
+        running.append(asking.ask("phone", "192.0.2.3", "other"))
         await settle()
         running[2].cancel()  # its client left while it waited: it never begins, and takes no turn
         now[0] += 5  # the heavy group's first request had the thread 5 s
-        done["heavy 1"].set()
+        asking.done["heavy 1"].set()
         await settle()
-        after_heavy = list(order)
-        done["phone"].set()
-        done["heavy 2"].set()
+        after_heavy = list(asking.order)
+        asking.done["phone"].set()
+        asking.done["heavy 2"].set()
         await asyncio.gather(*running, return_exceptions=True)
         now[0] += shares.HALF_LIFE_SECONDS
-        return after_heavy, order, taken
+        return after_heavy, asking.order, taken
 
     after_heavy, order, taken = run_apart(scenario())
     assert after_heavy == ["heavy 1", "phone"]  # the phone came after the heavy group's second, and goes first
@@ -194,31 +211,18 @@ def test_busy_groups_run_two_requests_at_once_in_all_and_leave_the_other_threads
     now = [100.0]
 
     async def scenario():
-        taken, order = shares.Shares(threads=4, clock=lambda: now[0]), []
-        done = {name: asyncio.Event() for name in ("heavy 1", "hog 1", "heavy 2", "phone")}
-
-        async def answer(name):
-            order.append(name)
-            await done[name].wait()
-
-        def asking(name, address, group):
-            return asyncio.ensure_future(taken.run(taken.keys(address, f"/g/{group}/api/games"), answer(name)))
-
-        async def settle():
-            for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
-                await asyncio.sleep(0)
-
+        taken = shares.Shares(threads=4, clock=lambda: now[0])
+        asking = Asking(taken)
         for group in ("heavy", "hog"):
             taken.note([("group", group)], 2 * shares.BUSY_SECONDS)  # each has had the app long, lately
-        running = [asking("heavy 1", "192.0.2.1", "heavy"), asking("hog 1", "192.0.2.2", "hog"),
-                   asking("heavy 2", "192.0.2.3", "heavy"), asking("phone", "192.0.2.4", "other")]  # fmt: skip
+        running = [asking.ask("heavy 1", "192.0.2.1", "heavy"), asking.ask("hog 1", "192.0.2.2", "hog"),
+                   asking.ask("heavy 2", "192.0.2.3", "heavy"), asking.ask("phone", "192.0.2.4", "other")]  # fmt: skip
         await settle()
-        begun = list(order)
-        done["heavy 1"].set()
+        begun = list(asking.order)
+        asking.done["heavy 1"].set()
         await settle()
-        after_one = list(order)
-        for each in done.values():
-            each.set()
+        after_one = list(asking.order)
+        asking.finish()
         await asyncio.gather(*running)
         return begun, after_one, taken
 
@@ -236,30 +240,21 @@ def test_a_light_groups_phone_behind_a_busy_address_is_not_held_with_the_busy():
     now = [100.0]
 
     async def scenario():
-        taken, order = shares.Shares(threads=4, clock=lambda: now[0]), []
-        done = {name: asyncio.Event() for name in ("heavy 1", "hog 1", "rotating", "table")}
-
-        async def answer(name):
-            order.append(name)
-            await done[name].wait()
-
-        def asking(name, address, group):
-            return asyncio.ensure_future(taken.run(taken.keys(address, f"/g/{group}/api/games"), answer(name)))
-
+        taken = shares.Shares(threads=4, clock=lambda: now[0])
+        asking = Asking(taken)
         taken.note([("group", "heavy"), ("address", "192.0.2.1")], 2 * shares.BUSY_SECONDS)
         taken.note([("group", "rotating"), ("address", "192.0.2.1")], (shares.LIGHT_SECONDS + shares.BUSY_SECONDS) / 2)
         taken.note([("group", "hog")], 2 * shares.BUSY_SECONDS)
         for _ in range(100):  # the club's taps: as much time as the heavy group's, a few milliseconds each
             taken.note([("group", "club"), ("address", "192.0.2.1")], 2 * shares.BUSY_SECONDS / 100)
-        running = [asking("heavy 1", "192.0.2.1", "heavy"), asking("hog 1", "192.0.2.2", "hog"),
-                   asking("rotating", "192.0.2.1", "rotating"), asking("table", "192.0.2.1", "club")]  # fmt: skip
-        for _ in range(10):  # each request comes as far as it may (each step of the loop's, no time passing)
-            await asyncio.sleep(0)
-        begun = list(order)
-        for each in done.values():
-            each.set()
+        running = [asking.ask(name, address, group) for name, address, group in [
+            ("heavy 1", "192.0.2.1", "heavy"), ("hog 1", "192.0.2.2", "hog"),
+            ("rotating", "192.0.2.1", "rotating"), ("table", "192.0.2.1", "club")]]  # fmt: skip
+        await settle()
+        begun = list(asking.order)
+        asking.finish()
         await asyncio.gather(*running)
-        return begun, order
+        return begun, asking.order
 
     begun, order = run_apart(scenario())
     assert begun == ["heavy 1", "hog 1", "table"]  # the rotating group waits with the busy; the club's table not
@@ -272,31 +267,20 @@ def test_a_request_cancelled_as_a_thread_comes_free_takes_none():
     for good, and with two lost, no busy group was served again."""
 
     async def scenario():
-        taken, order = shares.Shares(threads=1), []
-        done = {name: asyncio.Event() for name in ("first", "gone", "next")}
-
-        async def answer(name):
-            order.append(name)
-            await done[name].wait()
-
-        def asking(name, group):
-            return asyncio.ensure_future(taken.run(taken.keys("192.0.2.1", f"/g/{group}/games/1"), answer(name)))
-
-        first = asking("first", "a")
-        for _ in range(5):
-            await asyncio.sleep(0)
-        gone = asking("gone", "b")
-        for _ in range(5):
-            await asyncio.sleep(0)
-        done["first"].set()  # the first ends on the loop's next step...
+        taken = shares.Shares(threads=1)
+        asking = Asking(taken)
+        first = asking.ask("first", "192.0.2.1", "a")
+        await settle()
+        gone = asking.ask("gone", "192.0.2.1", "b")
+        await settle()
+        asking.done["first"].set()  # the first ends on the loop's next step...
         gone.cancel()  # ...and the waiting one's client leaves before it
         await asyncio.gather(first, gone, return_exceptions=True)
-        late = asking("next", "c")
-        for _ in range(5):
-            await asyncio.sleep(0)
-        done["next"].set()
+        late = asking.ask("next", "192.0.2.1", "c")
+        await settle()
+        asking.done["next"].set()
         await asyncio.wait({late}, timeout=GUARD_SECONDS)  # a lost thread: it never begins
-        return order, first.exception(), taken
+        return asking.order, first.exception(), taken
 
     order, failed, taken = run_apart(scenario())
     assert failed is None
