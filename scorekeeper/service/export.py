@@ -9,16 +9,18 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from flask_babel import gettext
 
 from .. import rules
+from ..store.db import db
 from . import rows
 from .loaded import LoadedGame
 from .serialize import game_json, timestamp
+from .turns import LONG_WORK
 
 EXPORT_FORMAT = "hearts-scorekeeper"
 EXPORT_VERSION = 1  # the games of one group
@@ -49,6 +51,19 @@ def json_parts(games: Iterable[LoadedGame]) -> Iterator[str]:
     for place, loaded in enumerate(games):
         yield ("," if place else "") + "\n" + json.dumps(game_json(loaded), ensure_ascii=False)
     yield "\n]}\n"
+
+
+def in_turns(parts: Iterator[str], wanted: Callable[[], bool]) -> Iterator[str]:
+    """``parts`` (an export's, a game each) while they are ``wanted``, each written in a turn of the long work's
+    (turns.py): one at a time with the imports and the other exports, and none held while the phone reads one. Nor
+    is a database connection held while a turn is waited for (the pool has few)."""
+    turn = LONG_WORK.turn()
+    while wanted():
+        with turn.step(db.session.commit):
+            part = next(parts, None)
+        if part is None:
+            return
+        yield part
 
 
 def csv_parts(games: Iterable[LoadedGame]) -> Iterator[str]:

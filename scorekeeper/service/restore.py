@@ -30,7 +30,7 @@ from .export import ExportedGame
 from .games import changes_a_game
 from .reader import ExportFile
 from .rows import give_hands, new_game_row
-from .turns import IMPORTS, AddressHasOne, OwnerHasOne, TooManyWaiting
+from .turns import LONG_WORK, AddressHasOne, OwnerHasOne, TooManyWaiting
 
 BATCH = 200  # games stored in one transaction at most
 BATCH_HANDS = 5_000  # and their hands: a few tenths of a second of work
@@ -109,7 +109,7 @@ def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
     export = ExportFile(stream)
     db.session.commit()  # an import waiting for its turn holds none of the database's few connections
     try:
-        with IMPORTS.taken(scope.current(), address) as turn:
+        with LONG_WORK.taken(scope.current(), address) as turn:
             share = functools.partial(turn.share, db.session.commit)
             check_all(export.games(), share)
             if export.other_groups:

@@ -1,10 +1,15 @@
-"""Work that takes the processor for long (an import), done in turns: one at a time, a few seconds each.
+"""Work that takes the processor for long (an import, an export), done in turns: one at a time, a few seconds each.
 
-However many groups import at once, one import works while the others wait their turn, so the processor's other
-core and the pages of every group are never short of it for long. After a few seconds of processor, an import that
-others wait for gives its turn up, and the next turn goes to the import waiting that has had the least processor so
-far (the first come among equals). So an import just begun works next, however long the imports before it are: a
-group's small file is imported in a few seconds even while other groups' large ones go on.
+However many groups import and export at once, one of them works while the others wait their turn, so the
+processor's other core and the pages of every group are never short of it for long. After a few seconds of
+processor, an import that others wait for gives its turn up, and the next turn goes to the work waiting that has
+had the least processor so far (the first come among equals). So an import just begun works next, however long
+the imports before it are: a group's small file is imported in a few seconds even while other groups' large ones go
+on.
+
+An export takes its turns a game at a time (``Turns.turn``, ``Turn.step``): between two games, while its phone
+reads what it wrote, it holds no turn, so a phone that reads slowly keeps nobody waiting. Its places are counted
+where it is written (views/history.py).
 
 Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
 pages' threads: server/asgi.py), so the turns hold AT_ONCE at most, and of those one an owner (a group) and one an
@@ -73,6 +78,10 @@ class Turns:
                 if not self.addresses[address]:
                     del self.addresses[address]
 
+    def turn(self) -> "Turn":
+        """Turns for work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""
+        return Turn(self, next(self.arrivals))
+
     def enter(self, owner: Hashable, address: Hashable) -> None:
         with self.lock:
             if owner in self.owners:
@@ -130,5 +139,17 @@ class Turn:
         self.turns.give_up()
         self.turns.wait(self)
 
+    @contextmanager
+    def step(self, before_waiting: Callable[[], None] = lambda: None) -> Iterator[None]:
+        """One step of the work (an export's next game), in a turn (``before_waiting`` called first) given up after
+        it: the work waits for something else between its steps (its phone) holding none."""
+        before_waiting()
+        self.turns.wait(self)
+        try:
+            yield
+        finally:
+            self.served += self.turns.clock() - self.began
+            self.turns.give_up()
 
-IMPORTS = Turns()  # every import of this process, whatever its group
+
+LONG_WORK = Turns()  # every import and export of this process, whatever its group

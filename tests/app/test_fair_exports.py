@@ -12,6 +12,7 @@ from test_groups import client, open_app, start_game, start_group  # noqa: F401 
 
 from scorekeeper.server import asgi
 from scorekeeper.service import games
+from scorekeeper.service.turns import LONG_WORK
 from scorekeeper.web.views.history import CLIENT_LEFT, EXPORTING, EXPORTS_AT_ONCE, EXPORTS_MOST
 
 from conftest import run_apart, until
@@ -140,3 +141,36 @@ def test_an_export_stops_once_its_phone_went_away(open_app, client, monkeypatch)
         leaving.close()
         until(lambda: not EXPORTING.held)  # the export is over, its place given back
     assert len(written) == 2  # of 6: the rest was never read nor written
+
+
+def test_an_export_writes_its_games_in_turns_with_the_imports_and_the_other_exports(client):  # noqa: F811
+    """Ninth probe, F2: eight exports looping in four groups were written eight at once, outside every share of the
+    processor, and another group's phone waited p50 123 ms, p95 424 ms. Now an export writes each game in a turn of
+    the long work's (service/turns.py), one at a time with the imports and the other exports: while another group's
+    import works, an export waits for it."""
+    key = start_group(client)["key"]
+    for _ in range(3):
+        start_game(client, key)
+    with ThreadPoolExecutor(1) as phone:
+        with LONG_WORK.taken("another group", "10.9.0.1"):  # its import at work
+            exported = phone.submit(lambda: client.get(f"/g/{key}/history/export.json").get_data())
+            until(lambda: LONG_WORK.others_wait() or exported.done())
+            assert not exported.done()  # it waits for the import's turn
+        assert len(json.loads(exported.result(GUARD_SECONDS))["games"]) == 3  # and is written whole after it
+
+
+def test_a_phone_reading_its_export_slowly_holds_no_turn(client):  # noqa: F811
+    """Between two games, while its phone reads, an export holds none of the long work's turns: a phone that reads
+    slowly keeps no import and no other export waiting."""
+    key = start_group(client)["key"]
+    played = [start_game(client, key)["id"] for _ in range(3)]
+    answer = client.get(f"/g/{key}/history/export.json", buffered=False)
+    parts = iter(answer.response)
+    assert next(parts)  # the phone has read a part, and reads no more for now
+    try:
+        assert not LONG_WORK.busy
+        other = client.get(f"/g/{key}/games/{played[0]}/export.json")  # another export is written meanwhile
+        assert other.status_code == 200 and len(json.loads(other.get_data())["games"]) == 1
+    finally:
+        answer.close()
+    assert not EXPORTING.held

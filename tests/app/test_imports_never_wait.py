@@ -70,7 +70,7 @@ def test_imports_past_the_few_that_wait_are_answered_at_once_and_other_pages_are
         assert started.acquire(timeout=GUARD_SECONDS)  # one works (and holds its turn); the next wait for theirs
         pairs = list(zip(keys, addresses, strict=True))
         waiting = [phones.submit(post_import, client, *pair) for pair in pairs[1 : turns.AT_ONCE]]
-        until(lambda: len(restore.IMPORTS.owners) == turns.AT_ONCE)  # the others take their places in the turns
+        until(lambda: len(restore.LONG_WORK.owners) == turns.AT_ONCE)  # the others take their places in the turns
         refused = [post_import(client, *pair) for pair in pairs[turns.AT_ONCE :]]
         assert client.get(f"/g/{keys[-1]}/history").status_code == 200
         go_on.set()
@@ -80,7 +80,7 @@ def test_imports_past_the_few_that_wait_are_answered_at_once_and_other_pages_are
         assert answer.status_code == 503 and answer.headers["Retry-After"]
         said = answer.get_data(as_text=True)
         assert "The server is busy with the imports of other groups: nothing was imported." in said
-    assert not restore.IMPORTS.owners and not restore.IMPORTS.busy
+    assert not restore.LONG_WORK.owners and not restore.LONG_WORK.busy
 
 
 def test_an_address_imports_one_file_at_a_time_whatever_its_groups(client, held):  # noqa: F811
@@ -92,7 +92,7 @@ def test_an_address_imports_one_file_at_a_time_whatever_its_groups(client, held)
         assert started.acquire(timeout=GUARD_SECONDS)
         refused = post_import(client, second, "10.1.0.1")
         elsewhere = phones.submit(post_import, client, second, "10.1.0.2")  # another address: waits its turn
-        until(lambda: len(restore.IMPORTS.owners) == 2)
+        until(lambda: len(restore.LONG_WORK.owners) == 2)
         go_on.set()
         assert working.result(GUARD_SECONDS).status_code == 302 and elsewhere.result(GUARD_SECONDS).status_code == 302
     assert refused.status_code == 503 and refused.headers["Retry-After"]
@@ -122,7 +122,7 @@ def test_imports_waiting_their_turn_hold_no_thread_of_the_pages(open_app, client
         pairs = list(zip(keys, addresses, strict=True))
         taking = [phones.submit(posted_import, base, *pair) for pair in pairs[: turns.AT_ONCE]]
         assert started.acquire(timeout=GUARD_SECONDS)
-        until(lambda: len(restore.IMPORTS.owners) == turns.AT_ONCE)
+        until(lambda: len(restore.LONG_WORK.owners) == turns.AT_ONCE)
         try:
             page = urllib.request.urlopen(f"{base}/g/{keys[-1]}/history", timeout=GUARD_SECONDS)
             assert page.status == 200 and b"Ann" in page.read()
