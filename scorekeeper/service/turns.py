@@ -3,13 +3,14 @@
 However many groups import and export at once, one of them works while the others wait their turn, so the
 processor's other core and the pages of every group are never short of it for long. After a few seconds of
 processor, an import that others wait for gives its turn up, and the next turn goes to the work waiting that has
-had the least processor so far (the first come among equals). So an import just begun works next, however long
-the imports before it are: a group's small file is imported in a few seconds even while other groups' large ones go
-on.
+had the least processor so far (the first come among equals); it gives it up at its next batch to work waiting that
+has had a few seconds less than it in all. So an import just begun works next, however long the imports before it
+are: a group's small file is imported in a few seconds even while other groups' large ones go on.
 
 An export takes its turns a game at a time (``Turns.turn``, ``Turn.step``): between two games, while its phone
-reads what it wrote, it holds no turn, so a phone that reads slowly keeps nobody waiting. Its places are counted
-where it is written (views/history.py).
+reads what it wrote, it holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import,
+its next game waits for a batch of the import's, not for its few seconds. Its places are counted where it is
+written (views/history.py).
 
 Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
 pages' threads: server/asgi.py), so the turns hold AT_ONCE at most, and of those one an owner (a group) and one an
@@ -118,6 +119,15 @@ class Turns:
         with self.lock:
             return bool(self.waiting)
 
+    def due_to_others(self, turn: "Turn", used: float) -> bool:
+        """Whether ``turn``, having worked ``used`` seconds of its present turn, should give it to work waiting: it
+        has worked its few seconds, or it has had a few seconds more than one of them in all."""
+        with self.lock:
+            if not self.waiting:
+                return False
+            least = min(waiting.served for waiting in self.waiting)
+            return used >= self.seconds or least + self.seconds <= turn.served + used
+
 
 class Turn:
     """One piece of work's turns, and the processor it has had in them."""
@@ -129,10 +139,11 @@ class Turn:
         self.served = 0.0  # processor seconds, in its turns before the present one
 
     def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
-        """Between two steps of the work: after its few seconds of processor, the turn goes to the work waiting
-        that has had the least, and this work (``before_waiting`` called first) waits for its next."""
+        """Between two steps of the work: after its few seconds of processor (or sooner, for work waiting that has
+        had a few seconds less in all), the turn goes to the work waiting that has had the least, and this work
+        (``before_waiting`` called first) waits for its next."""
         used = self.turns.clock() - self.began
-        if used < self.turns.seconds or not self.turns.others_wait():
+        if not self.turns.due_to_others(self, used):
             return
         self.served += used
         before_waiting()

@@ -166,6 +166,34 @@ def test_the_next_turn_goes_to_the_import_that_has_had_the_least_processor():
     assert not taking.busy and not taking.owners and not taking.addresses
 
 
+def test_an_export_beside_an_import_waits_for_a_batch_of_it_not_for_its_few_seconds():
+    """An export takes a turn for each game it writes. Beside an import that kept its turn for its few seconds, a
+    group's export of 50 games would wait 50 times as long; now the import gives its turn at its next batch to work
+    that has had a few seconds less than it."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    exporting, written = taking.turn(), []
+
+    def export():
+        for game in range(3):
+            with exporting.step():
+                written.append(game)
+
+    with taking.taken("a large import's group") as importing:
+        phone = threading.Thread(target=export)
+        phone.start()
+        until(taking.others_wait)
+        now[0] = 2.5
+        importing.share()  # its few seconds are over: the export writes a game, and the import works again
+        assert written == [0]
+        until(taking.others_wait)  # the export's next game
+        now[0] = 2.6
+        importing.share()  # a batch later: the export has had 2.5 s less
+        assert written == [0, 1]
+    phone.join(GUARD_SECONDS)
+    assert written == [0, 1, 2] and not taking.busy
+
+
 def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
     shared = []
     monkeypatch.setattr(turns.Turn, "share", lambda self, before_waiting: shared.append(1))
