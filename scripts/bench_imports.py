@@ -5,8 +5,8 @@
 Starts `scorekeeper serve` as an open server on loopback (a fresh SQLite file unless --database names one; or uses
 the open server at --url). LARGE groups, each from an address of its own, import a large file of their own at once
 (GAMES games of 50 moons each, every game new); once every large file is sent, and 2 s more for the server to begin
-them, another group, from another address, imports a file of one game. Prints each import's answer and how long it
-took, the small one's first.
+them, another group, from another address, imports a file of one game, then exports its SMALL games (the others
+started before). Prints each import's answer and how long it took, the small one's first, and its export's.
 (Every address of 127/8 is this machine.)
 """
 
@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 from server import running_server  # noqa: E402
 
 BEGUN_SECONDS = 2  # after the large files are sent: the server has read them and begun their imports
+SMALL = 10  # games the small group exports: one it imported, and games of its own
 MOON = {"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}
 
 
@@ -69,10 +70,28 @@ class Importer:
         answer.read()
         self.status, self.seconds = answer.status, time.monotonic() - began
 
+    def start_games(self, games: int) -> None:
+        for _ in range(games):
+            body = json.dumps({"players": ["Ann", "Ben", "Cat"]})
+            games_path = self.path.replace("/history/import", "/api/games")
+            self.connection.request("POST", games_path, body, {"Content-Type": "application/json"})
+            answer = self.connection.getresponse()
+            assert answer.status == 201, answer.read()
+            answer.read()
+
+    def exported(self) -> str:
+        """The group's export, read whole: its answer and how long it took."""
+        began = time.monotonic()
+        self.connection.request("GET", self.path.replace("/import", "/export.json"), headers={"Cookie": self.cookie})
+        answer = self.connection.getresponse()
+        answer.read()
+        return f"{answer.status} in {time.monotonic() - began:.2f} s"
+
 
 def measure(base: str, large: int, games: int) -> None:
     big = [Importer(base, f"127.0.6.{number + 1}") for number in range(large)]
     small = Importer(base, "127.0.7.1")
+    small.start_games(SMALL - 1)
     files = [export(games) for _ in big]
     print(f"{large} large files of {games} games ({len(files[0]) / 1e6:.1f} MB each), then one of one game")
     threads = [threading.Thread(target=phone.send, args=(file,)) for phone, file in zip(big, files, strict=True)]
@@ -83,6 +102,7 @@ def measure(base: str, large: int, games: int) -> None:
     time.sleep(BEGUN_SECONDS)
     small.send(export(1))
     print(f"the small import: {small.status} in {small.seconds:.2f} s")
+    print(f"its export: {small.exported()} while the large ones go on")
     for thread in threads:
         thread.join()
     for number, phone in enumerate(big, 1):

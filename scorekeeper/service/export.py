@@ -29,6 +29,7 @@ BACKUP_VERSION = 2  # a backup of a server: an export of its first group, with e
 CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", *rules.CARD_KEYS, "moon", "score",
                "total", "place"]  # fmt: skip
 UID = re.compile(r"[0-9a-f]{32}")
+TURN_MOST = 256 * 1024  # characters of an export written in one turn, at most: a few hundred games
 # Spreadsheets run a cell starting with these as a formula: "=HYPERLINK(…)" in a name must stay text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Where a spreadsheet may start a cell inside a name: its start, and after a separator it may split on (German
@@ -54,16 +55,23 @@ def json_parts(games: Iterable[LoadedGame]) -> Iterator[str]:
 
 
 def in_turns(parts: Iterator[str], wanted: Callable[[], bool]) -> Iterator[str]:
-    """``parts`` (an export's, a game each) while they are ``wanted``, each written in a turn of the long work's
-    (turns.py): one at a time with the imports and the other exports, and none held while the phone reads one. Nor
-    is a database connection held while a turn is waited for (the pool has few)."""
-    turn = LONG_WORK.turn()
-    while wanted():
+    """``parts`` (an export's, a game each) while they are ``wanted``, written in turns of the long work's
+    (turns.py), one at a time with the imports and the other exports: in each turn, games until TURN_MOST characters
+    are written or work waiting is due the turn; then the turn is given up while the phone reads them. Nor is a
+    database connection held while a turn is waited for (the pool has few)."""
+    turn, more = LONG_WORK.turn(), True
+    while more and wanted():
+        written: list[str] = []
         with turn.step(db.session.commit):
-            part = next(parts, None)
-        if part is None:
-            return
-        yield part
+            more, size = False, 0
+            for part in parts:
+                written.append(part)
+                size += len(part)
+                if size >= TURN_MOST or turn.due() or not wanted():
+                    more = True
+                    break
+        if written:
+            yield "".join(written)
 
 
 def csv_parts(games: Iterable[LoadedGame]) -> Iterator[str]:

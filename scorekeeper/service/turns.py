@@ -7,9 +7,9 @@ had the least processor so far (the first come among equals); it gives it up at 
 has had a few seconds less than it in all. So an import just begun works next, however long the imports before it
 are: a group's small file is imported in a few seconds even while other groups' large ones go on.
 
-An export takes its turns a game at a time (``Turns.turn``, ``Turn.step``): between two games, while its phone
-reads what it wrote, it holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import,
-its next game waits for a batch of the import's, not for its few seconds. Its places are counted where it is
+An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
+holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
+batch of the import's, not for its few seconds. Its places are counted where it is
 written (views/history.py).
 
 Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
@@ -142,17 +142,20 @@ class Turn:
         """Between two steps of the work: after its few seconds of processor (or sooner, for work waiting that has
         had a few seconds less in all), the turn goes to the work waiting that has had the least, and this work
         (``before_waiting`` called first) waits for its next."""
-        used = self.turns.clock() - self.began
-        if not self.turns.due_to_others(self, used):
+        if not self.due():
             return
-        self.served += used
+        self.served += self.turns.clock() - self.began
         before_waiting()
         self.turns.give_up()
         self.turns.wait(self)
 
+    def due(self) -> bool:
+        """Whether the work should give its turn to work waiting (``Turns.due_to_others``)."""
+        return self.turns.due_to_others(self, self.turns.clock() - self.began)
+
     @contextmanager
     def step(self, before_waiting: Callable[[], None] = lambda: None) -> Iterator[None]:
-        """One step of the work (an export's next game), in a turn (``before_waiting`` called first) given up after
+        """One step of the work (an export's next games), in a turn (``before_waiting`` called first) given up after
         it: the work waits for something else between its steps (its phone) holding none."""
         before_waiting()
         self.turns.wait(self)

@@ -11,7 +11,7 @@ from flask import request
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
 from scorekeeper.server import asgi
-from scorekeeper.service import games
+from scorekeeper.service import export, games
 from scorekeeper.service.turns import LONG_WORK
 from scorekeeper.web.views.history import CLIENT_LEFT, EXPORTING, EXPORTS_AT_ONCE, EXPORTS_MOST
 
@@ -46,7 +46,7 @@ def test_one_groups_exports_never_make_another_groups_wait(client):  # noqa: F81
         assert third.status_code == 503  # a's own third waits its turn
         assert same_address.status_code == 503  # and so does another group's from the same address
         assert [answer.status_code for answer in others] == [200] * 2  # b's are never a's to wait for
-        assert [export.result() for export in held] == [1] * EXPORTS_AT_ONCE
+        assert [written.result() for written in held] == [1] * EXPORTS_AT_ONCE
     assert client.get(f"/g/{a}/history/export.json").status_code == 200
 
 
@@ -145,7 +145,7 @@ def test_an_export_stops_once_its_phone_went_away(open_app, client, monkeypatch)
 
 def test_an_export_writes_its_games_in_turns_with_the_imports_and_the_other_exports(client):  # noqa: F811
     """Ninth probe, F2: eight exports looping in four groups were written eight at once, outside every share of the
-    processor, and another group's phone waited p50 123 ms, p95 424 ms. Now an export writes each game in a turn of
+    processor, and another group's phone waited p50 123 ms, p95 424 ms. Now an export writes its games in turns of
     the long work's (service/turns.py), one at a time with the imports and the other exports: while another group's
     import works, an export waits for it."""
     key = start_group(client)["key"]
@@ -160,8 +160,8 @@ def test_an_export_writes_its_games_in_turns_with_the_imports_and_the_other_expo
 
 
 def test_a_phone_reading_its_export_slowly_holds_no_turn(client):  # noqa: F811
-    """Between two games, while its phone reads, an export holds none of the long work's turns: a phone that reads
-    slowly keeps no import and no other export waiting."""
+    """While its phone reads what it wrote, an export holds none of the long work's turns: a phone that reads slowly
+    keeps no import and no other export waiting."""
     key = start_group(client)["key"]
     played = [start_game(client, key)["id"] for _ in range(3)]
     answer = client.get(f"/g/{key}/history/export.json", buffered=False)
@@ -174,3 +174,17 @@ def test_a_phone_reading_its_export_slowly_holds_no_turn(client):  # noqa: F811
     finally:
         answer.close()
     assert not EXPORTING.held
+
+
+def test_a_turn_writes_many_games_up_to_its_most(client, monkeypatch):  # noqa: F811
+    """Tenth probe, E1: an export took a turn for each game, and beside another group's import each turn waited for
+    the import's few seconds: ten games took 33 s. Now a turn writes games until TURN_MOST characters are written
+    (or work waiting is due the turn), and the phone reads them all at once."""
+    key = start_group(client)["key"]
+    for _ in range(5):
+        start_game(client, key)
+    parts = list(client.get(f"/g/{key}/history/export.json", buffered=False).response)
+    assert len(parts) == 1 and len(json.loads(b"".join(parts))["games"]) == 5  # one turn: nothing else waited
+    monkeypatch.setattr(export, "TURN_MOST", 1)
+    parts = list(client.get(f"/g/{key}/history/export.json", buffered=False).response)
+    assert len(parts) == 7 and len(json.loads(b"".join(parts))["games"]) == 5  # the start, each game, the end
