@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from flask_babel import gettext
 
 from .. import rules
+from ..store import scope
 from ..store.db import db
 from . import rows
 from .loaded import LoadedGame
@@ -59,7 +60,7 @@ def in_turns(parts: Iterator[str], wanted: Callable[[], bool]) -> Iterator[str]:
     (turns.py), one at a time with the imports and the other exports: in each turn, games until TURN_MOST characters
     are written or work waiting is due the turn; then the turn is given up while the phone reads them. Nor is a
     database connection held while a turn is waited for (the pool has few)."""
-    turn, more = LONG_WORK.turn(), True
+    turn, more = LONG_WORK.turn(scope.current()), True
     while more and wanted():
         written: list[str] = []
         with turn.step(db.session.commit):

@@ -2,10 +2,12 @@
 
 However many groups import and export at once, one of them works while the others wait their turn, so the
 processor's other core and the pages of every group are never short of it for long. After a few seconds of
-processor, an import that others wait for gives its turn up, and the next turn goes to the work waiting that has
-had the least processor so far (the first come among equals); it gives it up at its next batch to work waiting that
-has had a few seconds less than it in all. So an import just begun works next, however long the imports before it
-are: a group's small file is imported in a few seconds even while other groups' large ones go on.
+processor, an import that others wait for gives its turn up, and the next turn goes to the work waiting whose group
+has had the least processor lately (each second counts half after HALF_LIFE_SECONDS; the first come among equals);
+it gives it up at its next batch to work waiting whose group has had a few seconds less than its own. So a group's
+import just begun works next, however long the imports before it are: its small file is imported in a few seconds
+even while other groups' large ones go on. And a group whose work begins again and again (an export, looping) is
+not new each time: its group's seconds are counted, and another group's import goes on beside it.
 
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
@@ -19,6 +21,7 @@ AT_ONCE addresses, each sending a large file again and again.
 """
 
 import itertools
+import math
 import threading
 import time
 from collections import Counter
@@ -26,8 +29,10 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
 TURN_SECONDS = 2.0  # of the processor, for the thread working
+HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long after, a quarter twice as long after
 AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
 PER_ADDRESS = 1  # of them from one address
+REMEMBERED = 1024  # owners whose seconds lately are remembered
 
 
 class NoTurn(Exception):
@@ -48,11 +53,14 @@ class TooManyWaiting(NoTurn):
 
 
 class Turns:
-    """Turns taken by the work that has had the least processor so far."""
+    """Turns taken by the work whose owner (its group) has had the least processor lately."""
 
     def __init__(self, seconds: float = TURN_SECONDS, at_once: int = AT_ONCE, per_address: int = PER_ADDRESS,
-                 clock: Callable[[], float] = time.thread_time) -> None:  # fmt: skip
+                 clock: Callable[[], float] = time.thread_time,
+                 wall: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
         self.seconds, self.at_once, self.per_address, self.clock = seconds, at_once, per_address, clock
+        self.wall = wall
+        self.used: dict[Hashable, tuple[float, float]] = {}  # an owner's processor seconds, as they were at a moment
         self.lock = threading.Lock()
         self.waiting: list[Turn] = []
         self.busy = False
@@ -66,7 +74,7 @@ class Turns:
         ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there."""
         self.enter(owner, address)
         try:
-            turn = Turn(self, next(self.arrivals))
+            turn = Turn(self, owner, next(self.arrivals))
             self.wait(turn)
             try:
                 yield turn
@@ -79,9 +87,9 @@ class Turns:
                 if not self.addresses[address]:
                     del self.addresses[address]
 
-    def turn(self) -> "Turn":
-        """Turns for work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""
-        return Turn(self, next(self.arrivals))
+    def turn(self, owner: Hashable = None) -> "Turn":
+        """Turns for ``owner``'s work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""
+        return Turn(self, owner, next(self.arrivals))
 
     def enter(self, owner: Hashable, address: Hashable) -> None:
         with self.lock:
@@ -111,7 +119,8 @@ class Turns:
             if not self.waiting:
                 self.busy = False
                 return
-            least = min(self.waiting, key=lambda waiting: (waiting.served, waiting.arrival))
+            now = self.wall()
+            least = min(self.waiting, key=lambda waiting: (self.lately(waiting.owner, now), waiting.arrival))
             self.waiting.remove(least)
             least.woken.set()
 
@@ -121,30 +130,43 @@ class Turns:
 
     def due_to_others(self, turn: "Turn", used: float) -> bool:
         """Whether ``turn``, having worked ``used`` seconds of its present turn, should give it to work waiting: it
-        has worked its few seconds, or it has had a few seconds more than one of them in all."""
+        has worked its few seconds, or its owner has had a few seconds more lately than one of theirs."""
         with self.lock:
             if not self.waiting:
                 return False
-            least = min(waiting.served for waiting in self.waiting)
-            return used >= self.seconds or least + self.seconds <= turn.served + used
+            now = self.wall()
+            least = min(self.lately(waiting.owner, now) for waiting in self.waiting)
+            return used >= self.seconds or least + self.seconds <= self.lately(turn.owner, now) + used
+
+    def lately(self, owner: Hashable, now: float) -> float:
+        """``owner``'s processor seconds lately, each halved every HALF_LIFE_SECONDS (the lock held)."""
+        seconds, at = self.used.get(owner, (0.0, now))
+        return seconds * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
+
+    def count(self, owner: Hashable, seconds: float) -> None:
+        with self.lock:
+            now = self.wall()
+            self.used[owner] = (self.lately(owner, now) + seconds, now)
+            if len(self.used) > REMEMBERED:  # those of least count least: forgotten first
+                for forgotten in sorted(self.used, key=lambda key: self.lately(key, now))[: REMEMBERED // 2]:
+                    del self.used[forgotten]
 
 
 class Turn:
-    """One piece of work's turns, and the processor it has had in them."""
+    """One piece of work's turns; the processor it has in them is counted to its owner."""
 
-    def __init__(self, turns: Turns, arrival: int) -> None:
-        self.turns, self.arrival = turns, arrival
+    def __init__(self, turns: Turns, owner: Hashable, arrival: int) -> None:
+        self.turns, self.owner, self.arrival = turns, owner, arrival
         self.woken = threading.Event()
         self.began = 0.0  # the clock when its present turn began
-        self.served = 0.0  # processor seconds, in its turns before the present one
 
     def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
-        """Between two steps of the work: after its few seconds of processor (or sooner, for work waiting that has
-        had a few seconds less in all), the turn goes to the work waiting that has had the least, and this work
-        (``before_waiting`` called first) waits for its next."""
+        """Between two steps of the work: after its few seconds of processor (or sooner, for work waiting whose
+        owner has had a few seconds less lately), the turn goes to the work waiting whose owner has had the least,
+        and this work (``before_waiting`` called first) waits for its next."""
         if not self.due():
             return
-        self.served += self.turns.clock() - self.began
+        self.turns.count(self.owner, self.turns.clock() - self.began)
         before_waiting()
         self.turns.give_up()
         self.turns.wait(self)
@@ -162,7 +184,7 @@ class Turn:
         try:
             yield
         finally:
-            self.served += self.turns.clock() - self.began
+            self.turns.count(self.owner, self.turns.clock() - self.began)
             self.turns.give_up()
 
 

@@ -172,7 +172,7 @@ def test_an_export_beside_an_import_waits_for_a_batch_of_it_not_for_its_few_seco
     that has had a few seconds less than it."""
     now = [0.0]
     taking = turns.Turns(seconds=2, clock=lambda: now[0])
-    exporting, written = taking.turn(), []
+    exporting, written = taking.turn("a small group"), []
 
     def export():
         for game in range(3):
@@ -192,6 +192,36 @@ def test_an_export_beside_an_import_waits_for_a_batch_of_it_not_for_its_few_seco
         assert written == [0, 1]
     phone.join(GUARD_SECONDS)
     assert written == [0, 1, 2] and not taking.busy
+
+
+def test_a_group_whose_exports_begin_again_and_again_is_not_new_each_time():
+    """With each piece of work's seconds counted apart, a group looping exports came back new each time, and another
+    group's import gave it its turn at every batch, for as long as the loop went on. Now a group's seconds are
+    counted, whatever work they went to."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    written = []
+
+    def export(number, seconds):
+        with taking.turn("a looping group").step():
+            now[0] += seconds  # its work
+            written.append(number)
+
+    with taking.taken("another group") as importing:
+        first = threading.Thread(target=export, args=(1, 3.0))
+        first.start()
+        until(taking.others_wait)
+        now[0] = 2.5
+        importing.share()  # its few seconds are over: the export works 3 s, and the import again
+        first.join(GUARD_SECONDS)
+        again = threading.Thread(target=export, args=(2, 3.0))
+        again.start()  # the group's next export
+        until(taking.others_wait)
+        now[0] += 0.1
+        importing.share()  # a batch later: the looping group has had 3 s, the import's group 2.6 s
+        assert written == [1]
+    again.join(GUARD_SECONDS)
+    assert written == [1, 2] and not taking.busy
 
 
 def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
