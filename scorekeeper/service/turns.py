@@ -79,7 +79,7 @@ class Turns:
             try:
                 yield turn
             finally:
-                self.give_up()
+                turn.give_up()
         finally:
             with self.lock:
                 self.owners.discard(owner)
@@ -166,9 +166,8 @@ class Turn:
         and this work (``before_waiting`` called first) waits for its next."""
         if not self.due():
             return
-        self.turns.count(self.owner, self.turns.clock() - self.began)
         before_waiting()
-        self.turns.give_up()
+        self.give_up()
         self.turns.wait(self)
 
     def due(self) -> bool:
@@ -184,8 +183,12 @@ class Turn:
         try:
             yield
         finally:
-            self.turns.count(self.owner, self.turns.clock() - self.began)
-            self.turns.give_up()
+            self.give_up()
+
+    def give_up(self) -> None:
+        """The turn given up, the processor it took counted to the work's owner: the whole of it, however short."""
+        self.turns.count(self.owner, self.turns.clock() - self.began)
+        self.turns.give_up()
 
 
 LONG_WORK = Turns()  # every import and export of this process, whatever its group

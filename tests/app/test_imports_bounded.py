@@ -224,6 +224,34 @@ def test_a_group_whose_exports_begin_again_and_again_is_not_new_each_time():
     assert written == [1, 2] and not taking.busy
 
 
+def test_an_import_too_short_to_share_its_turn_is_counted_too():
+    """Eleventh probe, E2: an import done within its few seconds was never counted, so a group importing a small
+    file again and again stayed new, and went before another group's export at every turn: ten games took 29 s.
+    Now every turn's processor is counted, however short."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    went = []
+
+    def work(owner, seconds):
+        with taking.turn(owner).step():
+            now[0] += seconds
+            went.append(owner)
+
+    work("an exporting group", 1.0)
+    with taking.taken("a looping group"):  # a small import, done before its turn is over
+        now[0] += 1.5
+    with taking.taken("another group"):
+        phones = [
+            threading.Thread(target=work, args=(owner, 0.1)) for owner in ("a looping group", "an exporting group")
+        ]
+        for number, phone in enumerate(phones, 1):
+            phone.start()
+            until(lambda: len(taking.waiting) == number)  # noqa: B023 - looked at before the next
+    for phone in phones:
+        phone.join(GUARD_SECONDS)
+    assert went == ["an exporting group", "an exporting group", "a looping group"]  # 1 s lately before 1.5 s
+
+
 def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
     shared = []
     monkeypatch.setattr(turns.Turn, "share", lambda self, before_waiting: shared.append(1))
