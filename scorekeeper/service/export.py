@@ -55,12 +55,13 @@ def json_parts(games: Iterable[LoadedGame]) -> Iterator[str]:
     yield "\n]}\n"
 
 
-def in_turns(parts: Iterator[str], wanted: Callable[[], bool]) -> Iterator[str]:
+def in_turns(parts: Iterator[str], wanted: Callable[[], bool], address: str | None = None) -> Iterator[str]:
     """``parts`` (an export's, a game each) while they are ``wanted``, written in turns of the long work's
     (turns.py), one at a time with the imports and the other exports: in each turn, games until TURN_MOST characters
     are written or work waiting is due the turn; then the turn is given up while the phone reads them. Nor is a
-    database connection held while a turn is waited for (the pool has few)."""
-    turn, more = LONG_WORK.turn(scope.current()), True
+    database connection held while a turn is waited for (the pool has few). The turns' processor is counted to the
+    group in scope and to the phone's ``address``."""
+    turn, more = LONG_WORK.turn(scope.current(), address), True
     while more and wanted():
         written: list[str] = []
         with turn.step(db.session.commit):

@@ -3,11 +3,12 @@
 However many groups import and export at once, one of them works while the others wait their turn, so the
 processor's other core and the pages of every group are never short of it for long. After a few seconds of
 processor, an import that others wait for gives its turn up, and the next turn goes to the work waiting whose group
-has had the least processor lately (each second counts half after HALF_LIFE_SECONDS; the first come among equals);
-it gives it up at its next batch to work waiting whose group has had a few seconds less than its own. So a group's
-import just begun works next, however long the imports before it are: its small file is imported in a few seconds
-even while other groups' large ones go on. And a group whose work begins again and again (an export, looping) is
-not new each time: its group's seconds are counted, and another group's import goes on beside it.
+has had the least processor lately (each second counts half after HALF_LIFE_SECONDS; of its group and its address,
+the more served counts; the first come among equals); it gives it up at its next batch to work waiting that has had
+a few seconds less than its own. So a group's import just begun works next, however long the imports before it are:
+its small file is imported in a few seconds even while other groups' large ones go on. And a group whose work
+begins again and again (an export, looping), or an address that makes a new group for each file, is not new each
+time: its seconds are counted, and another group's work goes on beside it.
 
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
@@ -32,7 +33,7 @@ TURN_SECONDS = 2.0  # of the processor, for the thread working
 HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long after, a quarter twice as long after
 AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
 PER_ADDRESS = 1  # of them from one address
-REMEMBERED = 1024  # owners whose seconds lately are remembered
+REMEMBERED = 1024  # owners and addresses whose seconds lately are remembered
 
 
 class NoTurn(Exception):
@@ -74,7 +75,7 @@ class Turns:
         ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there."""
         self.enter(owner, address)
         try:
-            turn = Turn(self, owner, next(self.arrivals))
+            turn = Turn(self, owner, address, next(self.arrivals))
             self.wait(turn)
             try:
                 yield turn
@@ -87,9 +88,9 @@ class Turns:
                 if not self.addresses[address]:
                     del self.addresses[address]
 
-    def turn(self, owner: Hashable = None) -> "Turn":
+    def turn(self, owner: Hashable = None, address: Hashable = None) -> "Turn":
         """Turns for ``owner``'s work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""
-        return Turn(self, owner, next(self.arrivals))
+        return Turn(self, owner, address, next(self.arrivals))
 
     def enter(self, owner: Hashable, address: Hashable) -> None:
         with self.lock:
@@ -120,7 +121,7 @@ class Turns:
                 self.busy = False
                 return
             now = self.wall()
-            least = min(self.waiting, key=lambda waiting: (self.lately(waiting.owner, now), waiting.arrival))
+            least = min(self.waiting, key=lambda waiting: (self.lately(waiting.keys, now), waiting.arrival))
             self.waiting.remove(least)
             least.woken.set()
 
@@ -135,28 +136,35 @@ class Turns:
             if not self.waiting:
                 return False
             now = self.wall()
-            least = min(self.lately(waiting.owner, now) for waiting in self.waiting)
-            return used >= self.seconds or least + self.seconds <= self.lately(turn.owner, now) + used
+            least = min(self.lately(waiting.keys, now) for waiting in self.waiting)
+            return used >= self.seconds or least + self.seconds <= self.lately(turn.keys, now) + used
 
-    def lately(self, owner: Hashable, now: float) -> float:
-        """``owner``'s processor seconds lately, each halved every HALF_LIFE_SECONDS (the lock held)."""
-        seconds, at = self.used.get(owner, (0.0, now))
+    def lately(self, keys: tuple[Hashable, ...], now: float) -> float:
+        """The processor seconds lately of the most served of ``keys`` (work's owner and address), each halved
+        every HALF_LIFE_SECONDS (the lock held): a new group of an address that has had its seconds is not new."""
+        return max((self.key_lately(key, now) for key in keys), default=0.0)
+
+    def key_lately(self, key: Hashable, now: float) -> float:
+        seconds, at = self.used.get(key, (0.0, now))
         return seconds * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
 
-    def count(self, owner: Hashable, seconds: float) -> None:
+    def count(self, keys: tuple[Hashable, ...], seconds: float) -> None:
         with self.lock:
             now = self.wall()
-            self.used[owner] = (self.lately(owner, now) + seconds, now)
+            for key in keys:
+                self.used[key] = (self.key_lately(key, now) + seconds, now)
             if len(self.used) > REMEMBERED:  # those of least count least: forgotten first
-                for forgotten in sorted(self.used, key=lambda key: self.lately(key, now))[: REMEMBERED // 2]:
+                for forgotten in sorted(self.used, key=lambda key: self.key_lately(key, now))[: REMEMBERED // 2]:
                     del self.used[forgotten]
 
 
 class Turn:
     """One piece of work's turns; the processor it has in them is counted to its owner."""
 
-    def __init__(self, turns: Turns, owner: Hashable, arrival: int) -> None:
-        self.turns, self.owner, self.arrival = turns, owner, arrival
+    def __init__(self, turns: Turns, owner: Hashable, address: Hashable, arrival: int) -> None:
+        self.turns, self.arrival = turns, arrival
+        # whose processor it is: its owner's, and its address's (a group made anew for each file is not new)
+        self.keys: tuple[Hashable, ...] = (("owner", owner), *([("address", address)] if address is not None else []))
         self.woken = threading.Event()
         self.began = 0.0  # the clock when its present turn began
 
@@ -187,7 +195,7 @@ class Turn:
 
     def give_up(self) -> None:
         """The turn given up, the processor it took counted to the work's owner: the whole of it, however short."""
-        self.turns.count(self.owner, self.turns.clock() - self.began)
+        self.turns.count(self.keys, self.turns.clock() - self.began)
         self.turns.give_up()
 
 

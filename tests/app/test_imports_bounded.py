@@ -252,6 +252,34 @@ def test_an_import_too_short_to_share_its_turn_is_counted_too():
     assert went == ["an exporting group", "an exporting group", "a looping group"]  # 1 s lately before 1.5 s
 
 
+def test_a_new_group_for_each_import_is_not_new_once_its_address_has_had_its_seconds():
+    """Twelfth probe, N1: a group made anew for each file had had no seconds, and its import went first, every
+    time: from two addresses, another group's export of ten games took 29 s. Now an address's seconds count too."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    went = []
+
+    def work(owner, address, seconds):
+        with taking.turn(owner, address).step():
+            now[0] += seconds
+            went.append(owner)
+
+    work("an exporting group", "10.0.0.1", 1.0)
+    with taking.taken("a group made for a file", "10.6.6.6"):
+        now[0] += 1.5
+    with taking.taken("another group"):
+        phones = [
+            threading.Thread(target=work, args=(owner, address, 0.1))
+            for owner, address in (("a group made for the next file", "10.6.6.6"), ("an exporting group", "10.0.0.1"))
+        ]
+        for number, phone in enumerate(phones, 1):
+            phone.start()
+            until(lambda: len(taking.waiting) == number)  # noqa: B023 - looked at before the next
+    for phone in phones:
+        phone.join(GUARD_SECONDS)
+    assert went == ["an exporting group", "an exporting group", "a group made for the next file"]
+
+
 def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
     shared = []
     monkeypatch.setattr(turns.Turn, "share", lambda self, before_waiting: shared.append(1))

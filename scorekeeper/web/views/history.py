@@ -138,7 +138,7 @@ def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: s
 
     def written() -> Iterator[str]:
         try:  # once the phone went away, the rest is for nobody
-            yield from export.in_turns(writer(found()), lambda: left is None or not left.is_set())
+            yield from export.in_turns(writer(found()), lambda: left is None or not left.is_set(), address)
         finally:
             done()
 
