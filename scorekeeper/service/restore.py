@@ -11,6 +11,7 @@ rather than left holding a thread.
 """
 
 import functools
+import io
 import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -34,6 +35,7 @@ from .turns import LONG_WORK, AddressHasOne, OwnerHasOne, TooManyWaiting
 
 BATCH = 200  # games stored in one transaction at most
 BATCH_HANDS = 5_000  # and their hands: a few tenths of a second of work
+SECONDS_PER_MB = 1.0  # of the processor an import takes for each MB of its file, about (a moon every hand)
 PAUSE = 0.05  # s between batches on SQLite: long enough for a waiting phone's write to take the lock
 
 
@@ -107,9 +109,10 @@ def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
     host's to restore (`scorekeeper restore`): an import stores no group's games in another.
     """
     export = ExportFile(stream)
+    ahead = stream.seek(0, io.SEEK_END) / 1e6 * SECONDS_PER_MB
     db.session.commit()  # an import waiting for its turn holds none of the database's few connections
     try:
-        with LONG_WORK.taken(scope.current(), address) as turn:
+        with LONG_WORK.taken(scope.current(), address, ahead) as turn:
             share = functools.partial(turn.share, db.session.commit)
             check_all(export.games(), share)
             if export.other_groups:

@@ -8,7 +8,8 @@ the more served counts; the first come among equals); it gives it up at its next
 a few seconds less than its own. So a group's import just begun works next, however long the imports before it are:
 its small file is imported in a few seconds even while other groups' large ones go on. And a group whose work
 begins again and again (an export, looping), or an address that makes a new group for each file, is not new each
-time: its seconds are counted, and another group's work goes on beside it.
+time: its seconds are counted, and another group's work goes on beside it. Nor is a large import from an address
+never seen: the seconds it is expected to take (``ahead``, by its file's size) count while it waits.
 
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
@@ -70,12 +71,13 @@ class Turns:
         self.arrivals = itertools.count()
 
     @contextmanager
-    def taken(self, owner: Hashable = None, address: Hashable = None) -> Iterator["Turn"]:
+    def taken(self, owner: Hashable = None, address: Hashable = None, ahead: float = 0.0) -> Iterator["Turn"]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
-        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there."""
+        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there. ``ahead``:
+        the processor seconds the work is expected to take (an import's, by its file's size)."""
         self.enter(owner, address)
         try:
-            turn = Turn(self, owner, address, next(self.arrivals))
+            turn = Turn(self, owner, address, next(self.arrivals), ahead)
             self.wait(turn)
             try:
                 yield turn
@@ -121,7 +123,7 @@ class Turns:
                 self.busy = False
                 return
             now = self.wall()
-            least = min(self.waiting, key=lambda waiting: (self.lately(waiting.keys, now), waiting.arrival))
+            least = min(self.waiting, key=lambda waiting: (self.rank(waiting, now), waiting.arrival))
             self.waiting.remove(least)
             least.woken.set()
 
@@ -136,8 +138,13 @@ class Turns:
             if not self.waiting:
                 return False
             now = self.wall()
-            least = min(self.lately(waiting.keys, now) for waiting in self.waiting)
+            least = min(self.rank(waiting, now) for waiting in self.waiting)
             return used >= self.seconds or least + self.seconds <= self.lately(turn.keys, now) + used
+
+    def rank(self, turn: "Turn", now: float) -> float:
+        """Where waiting work stands: its seconds lately, and those it is expected to take still (the lock held). A
+        large import from an address never counted does not go before a group's small export that was."""
+        return self.lately(turn.keys, now) + turn.ahead
 
     def lately(self, keys: tuple[Hashable, ...], now: float) -> float:
         """The processor seconds lately of the most served of ``keys`` (work's owner and address), each halved
@@ -161,8 +168,8 @@ class Turns:
 class Turn:
     """One piece of work's turns; the processor it has in them is counted to its owner."""
 
-    def __init__(self, turns: Turns, owner: Hashable, address: Hashable, arrival: int) -> None:
-        self.turns, self.arrival = turns, arrival
+    def __init__(self, turns: Turns, owner: Hashable, address: Hashable, arrival: int, ahead: float = 0.0) -> None:
+        self.turns, self.arrival, self.ahead = turns, arrival, ahead  # ahead: its processor seconds expected still
         # whose processor it is: its owner's, and its address's (a group made anew for each file is not new)
         self.keys: tuple[Hashable, ...] = (("owner", owner), *([("address", address)] if address is not None else []))
         self.woken = threading.Event()
@@ -195,7 +202,9 @@ class Turn:
 
     def give_up(self) -> None:
         """The turn given up, the processor it took counted to the work's owner: the whole of it, however short."""
-        self.turns.count(self.keys, self.turns.clock() - self.began)
+        used = self.turns.clock() - self.began
+        self.ahead = max(0.0, self.ahead - used)
+        self.turns.count(self.keys, used)
         self.turns.give_up()
 
 

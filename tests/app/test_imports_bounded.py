@@ -194,6 +194,13 @@ def test_an_export_beside_an_import_waits_for_a_batch_of_it_not_for_its_few_seco
     assert written == [0, 1, 2] and not taking.busy
 
 
+def waiting_in_order(taking, threads):
+    """Each of ``threads`` started once the one before waits for its turn: they wait in this order."""
+    for number, thread in enumerate(threads, 1):
+        thread.start()
+        until(lambda: len(taking.waiting) == number)  # noqa: B023 - looked at before the next
+
+
 def test_a_group_whose_exports_begin_again_and_again_is_not_new_each_time():
     """With each piece of work's seconds counted apart, a group looping exports came back new each time, and another
     group's import gave it its turn at every batch, for as long as the loop went on. Now a group's seconds are
@@ -244,9 +251,7 @@ def test_an_import_too_short_to_share_its_turn_is_counted_too():
         phones = [
             threading.Thread(target=work, args=(owner, 0.1)) for owner in ("a looping group", "an exporting group")
         ]
-        for number, phone in enumerate(phones, 1):
-            phone.start()
-            until(lambda: len(taking.waiting) == number)  # noqa: B023 - looked at before the next
+        waiting_in_order(taking, phones)
     for phone in phones:
         phone.join(GUARD_SECONDS)
     assert went == ["an exporting group", "an exporting group", "a looping group"]  # 1 s lately before 1.5 s
@@ -272,12 +277,37 @@ def test_a_new_group_for_each_import_is_not_new_once_its_address_has_had_its_sec
             threading.Thread(target=work, args=(owner, address, 0.1))
             for owner, address in (("a group made for the next file", "10.6.6.6"), ("an exporting group", "10.0.0.1"))
         ]
-        for number, phone in enumerate(phones, 1):
-            phone.start()
-            until(lambda: len(taking.waiting) == number)  # noqa: B023 - looked at before the next
+        waiting_in_order(taking, phones)
     for phone in phones:
         phone.join(GUARD_SECONDS)
     assert went == ["an exporting group", "an exporting group", "a group made for the next file"]
+
+
+def test_a_large_import_from_a_fresh_address_waits_behind_a_group_that_has_had_less():
+    """Thirteenth probe, F1: an address never counted had had no seconds, so 32 fresh addresses, each importing a
+    large file once, all went before another group's export of ten games: 89 s. Now waiting work stands by its
+    seconds lately and those it is expected to take (an import's, by its file's size)."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    went = []
+
+    def export():
+        with taking.turn("an exporting group", "10.0.0.1").step():
+            now[0] += 0.1
+            went.append("export")
+
+    def large_import():
+        with taking.taken("a new group", "10.7.7.7", ahead=2.0):
+            now[0] += 2.0
+            went.append("import")
+
+    export()
+    with taking.taken("another group"):
+        phones = [threading.Thread(target=large_import), threading.Thread(target=export)]
+        waiting_in_order(taking, phones)
+    for phone in phones:
+        phone.join(GUARD_SECONDS)
+    assert went == ["export", "export", "import"]
 
 
 def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
