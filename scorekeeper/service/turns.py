@@ -13,8 +13,7 @@ never seen: the seconds it is expected to take (``ahead``, by its file's size) c
 
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
-batch of the import's, not for its few seconds. Its places are counted where it is
-written (views/history.py).
+batch of the import's, not for its few seconds. Its places are counted where it is written (views/history.py).
 
 Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
 pages' threads: server/asgi.py), so the turns hold AT_ONCE at most, and of those one an owner (a group) and one an
@@ -55,7 +54,7 @@ class TooManyWaiting(NoTurn):
 
 
 class Turns:
-    """Turns taken by the work whose owner (its group) has had the least processor lately."""
+    """Turns taken by the work whose owner (its group) or address has had the least processor lately."""
 
     def __init__(self, seconds: float = TURN_SECONDS, at_once: int = AT_ONCE, per_address: int = PER_ADDRESS,
                  clock: Callable[[], float] = time.thread_time,
@@ -166,7 +165,7 @@ class Turns:
 
 
 class Turn:
-    """One piece of work's turns; the processor it has in them is counted to its owner."""
+    """One piece of work's turns; the processor it has in them is counted to its owner and its address."""
 
     def __init__(self, turns: Turns, owner: Hashable, address: Hashable, arrival: int, ahead: float = 0.0) -> None:
         self.turns, self.arrival, self.ahead = turns, arrival, ahead  # ahead: its processor seconds expected still

@@ -26,8 +26,8 @@ RECENT = 10  # games on a player's page
 # Exports of one group (and of one address) written at once by this process; another waits (503): each one replays
 # every game it writes. Each group has its own, so no group's exports make another's wait; a phone that stops reading
 # one is cut off by the server (server/asgi.py, SEND_WAIT_SECONDS). The production server writes them on threads of
-# their own, EXPORTS_MOST at once, never on the pages' threads (server/asgi.py), and their games one at a time, in
-# turns with the imports (service/turns.py).
+# their own, EXPORTS_MOST at once, never on the pages' threads (server/asgi.py), and their games in turns with the
+# imports, one export or import working at a time (service/turns.py).
 EXPORTS_AT_ONCE = 2
 EXPORTS_MOST = 16
 EXPORT_NAME = "export."  # the last part of an export's address: export.json, export.csv
