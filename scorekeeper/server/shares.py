@@ -27,7 +27,6 @@ their own (service/turns.py, views/history.py), and an address refused lately ta
 
 import asyncio
 import inspect
-import math
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -35,6 +34,7 @@ from contextlib import asynccontextmanager
 
 from ..security.group_scope import group_path
 from ..security.guesses import client_key
+from ..service.lately import Lately
 
 Key = tuple[str, str]  # ("group", its key) or ("address", its /64)
 EACH = 2  # a group's (and an address's) requests in the app at once: a table's taps take milliseconds each
@@ -55,8 +55,8 @@ class Shares:
         self.running: Counter[Key] = Counter()  # each key's requests in the app
         self.busy = 0  # the busy requests in the app
         self.waiting: list[tuple[list[Key], asyncio.Future[bool]]] = []  # in the order they came; True: busy
-        # a key's time in the app, and in heavy requests, as they were at a moment
-        self.used: dict[Key, tuple[float, float, float]] = {}
+        self.time = Lately(HALF_LIFE_SECONDS, REMEMBERED)  # each key's time in the app
+        self.heavy = Lately(HALF_LIFE_SECONDS, REMEMBERED)  # and in heavy requests
 
     @staticmethod
     def keys(address: str | None, path: str) -> list[Key]:
@@ -154,8 +154,8 @@ class Shares:
         group is not light (one address with many groups is busy; a table behind a busy one's address is not)."""
         kinds = dict(keys)
         group, address = kinds.get("group"), kinds.get("address")
-        group_heavy = None if group is None else self.heavy_lately(("group", group), now)
-        address_heavy = 0.0 if address is None else self.heavy_lately(("address", address), now)
+        group_heavy = None if group is None else self.heavy.of(("group", group), now)
+        address_heavy = 0.0 if address is None else self.heavy.of(("address", address), now)
         light = group_heavy is not None and group_heavy < LIGHT_SECONDS
         busy = (group_heavy or 0.0) >= BUSY_SECONDS or (address_heavy >= BUSY_SECONDS and not light)
         may = (address is None or light or self.running[("address", address)] < EACH) and (
@@ -167,26 +167,11 @@ class Shares:
         """The time in the app lately of ``keys`` together, in seconds, each second halved every HALF_LIFE_SECONDS:
         of two phones at one busy address, the one whose group has had less goes first."""
         at = self.clock() if now is None else now
-        return sum(self.lately(key, at) for key in keys)
-
-    def lately(self, key: Key, now: float) -> float:
-        return self.both_lately(key, now)[0]
-
-    def heavy_lately(self, key: Key, now: float) -> float:
-        return self.both_lately(key, now)[1]
-
-    def both_lately(self, key: Key, now: float) -> tuple[float, float]:
-        """A key's time in the app lately, and in heavy requests, each second halved every HALF_LIFE_SECONDS."""
-        seconds, heavy, at = self.used.get(key, (0.0, 0.0, now))
-        kept = math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
-        return seconds * kept, heavy * kept
+        return sum(self.time.of(key, at) for key in keys)
 
     def note(self, keys: list[Key], seconds: float) -> None:
         now = self.clock()
-        heavy = seconds if seconds >= HEAVY_SECONDS else 0.0
         for key in keys:
-            was, was_heavy = self.both_lately(key, now)
-            self.used[key] = (was + seconds, was_heavy + heavy, now)
-        if len(self.used) > REMEMBERED:  # the least time lately is forgotten first: it counts least
-            for key in sorted(self.used, key=lambda key: self.lately(key, now))[: REMEMBERED // 2]:
-                del self.used[key]
+            self.time.add(key, seconds, now)
+            if seconds >= HEAVY_SECONDS:
+                self.heavy.add(key, seconds, now)

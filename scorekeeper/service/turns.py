@@ -22,12 +22,13 @@ AT_ONCE addresses, each sending a large file again and again.
 """
 
 import itertools
-import math
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+
+from .lately import Lately
 
 TURN_SECONDS = 2.0  # of the processor, for the thread working
 HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long after, a quarter twice as long after
@@ -61,7 +62,7 @@ class Turns:
                  wall: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
         self.seconds, self.at_once, self.per_address, self.clock = seconds, at_once, per_address, clock
         self.wall = wall
-        self.used: dict[Hashable, tuple[float, float]] = {}  # an owner's processor seconds, as they were at a moment
+        self.used = Lately(HALF_LIFE_SECONDS, REMEMBERED)  # the processor of each owner and address
         self.lock = threading.Lock()
         self.waiting: list[Turn] = []
         self.busy = False
@@ -148,20 +149,13 @@ class Turns:
     def lately(self, keys: tuple[Hashable, ...], now: float) -> float:
         """The processor seconds lately of the most served of ``keys`` (work's owner and address), each halved
         every HALF_LIFE_SECONDS (the lock held): a new group of an address that has had its seconds is not new."""
-        return max((self.key_lately(key, now) for key in keys), default=0.0)
-
-    def key_lately(self, key: Hashable, now: float) -> float:
-        seconds, at = self.used.get(key, (0.0, now))
-        return seconds * math.pow(0.5, (now - at) / HALF_LIFE_SECONDS)
+        return max((self.used.of(key, now) for key in keys), default=0.0)
 
     def count(self, keys: tuple[Hashable, ...], seconds: float) -> None:
         with self.lock:
             now = self.wall()
             for key in keys:
-                self.used[key] = (self.key_lately(key, now) + seconds, now)
-            if len(self.used) > REMEMBERED:  # those of least count least: forgotten first
-                for forgotten in sorted(self.used, key=lambda key: self.key_lately(key, now))[: REMEMBERED // 2]:
-                    del self.used[forgotten]
+                self.used.add(key, seconds, now)
 
 
 class Turn:
