@@ -30,7 +30,8 @@ from ..store import models, scope
 from ..store.db import db
 from . import groups
 from .every_game import UnreadableGame, all_games
-from .export import BACKUP_VERSION, EXPORT_FORMAT, ExportedGame, as_json, parsed, read_games
+from .export import BACKUP_VERSION, EXPORT_FORMAT, as_json
+from .exported import ExportedGame, parsed, read_games
 from .loaded import LoadedGame
 from .restore import ImportReport, check_all, store_games
 

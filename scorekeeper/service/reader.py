@@ -16,7 +16,7 @@ import ijson
 from flask_babel import gettext
 
 from .. import rules
-from .export import ExportedGame, check_header, checked_game, in_game, not_an_export, not_json
+from .exported import ExportedGame, check_header, checked_game, in_game, not_an_export, not_json
 
 # The most games one file imports: more than the largest export fits in an import's body (MAX_CONTENT_LENGTH), so
 # that a file of a million tiny games is refused, not checked to its end.

@@ -27,7 +27,7 @@ from .. import rules
 from ..store import models, scope
 from ..store.db import db, is_busy
 from . import groups
-from .export import ExportedGame
+from .exported import ExportedGame
 from .games import changes_a_game
 from .reader import ExportFile
 from .rows import give_hands, new_game_row

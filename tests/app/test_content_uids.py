@@ -15,7 +15,7 @@ from flask_migrate import upgrade
 
 from scorekeeper import create_app, migrate
 from scorekeeper.cli.main import main
-from scorekeeper.service.export import read_games
+from scorekeeper.service.exported import read_games
 from scorekeeper.store import uids
 from scorekeeper.store.db import db
 
