@@ -21,6 +21,7 @@ from .cards import (
     moon_cards,
     moon_points,
 )
+from .corrections import Comparison, compare
 from .describe import (
     TableSetup,
     describe,
@@ -121,6 +122,7 @@ __all__ = [
     "SWITCHES",
     "TARGET_PRESETS",
     "TIE_RULES",
+    "Comparison",
     "GameState",
     "Hand",
     "HouseRule",
@@ -138,6 +140,7 @@ __all__ = [
     "Standing",
     "TableSetup",
     "clean_names",
+    "compare",
     "name_fault",
     "dealer",
     "default_pass_cycle",

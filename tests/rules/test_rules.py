@@ -8,6 +8,7 @@ from scorekeeper.rules import (
     HouseRules,
     RuleError,
     clean_names,
+    compare,
     dealer,
     house_rules,
     make_hand,
@@ -418,6 +419,27 @@ def test_replay_floors_subtract_on_the_total_before_the_hand():
     assert [h.number for h in state.hands] == [1, 2]
     assert state.hands[1].moon.option == "subtract"
 
+
+
+def test_a_correction_shows_the_later_hands_it_scores_otherwise():
+    """Section 8: the subtract floor of a later moon follows the corrected total before it."""
+    moon = Hand((13, 0, 0, 0), 0, moon_option="subtract")
+    before = replay(4, HouseRules(), [Hand((4, 0, 9, 0), 1), moon, Hand((0, 0, 13, 0), 3)])
+    after = replay(4, HouseRules(), [Hand((10, 0, 3, 0), 1), moon, Hand((0, 0, 13, 0), 3)])
+    comparison = compare(before, after, 1)
+    assert comparison.hands == [1, 2]  # hand 3 scores the same
+    ann, ben, cat, _dan = comparison.changes
+    assert ann.scores == [(4, 10), (-4, -10)] and ann.total == (0, 0) and ann.moved
+    assert cat.scores == [(9, 3), (0, 0)] and cat.total == (22, 16) and cat.moved
+    assert ben.total == (13, 13) and not ben.moved
+
+
+def test_a_correction_that_breaks_a_rule_shows_nothing_after():
+    before = replay(4, HouseRules(), [Hand((4, 0, 9, 0), 1)])
+    comparison = compare(before, None, 1)
+    assert comparison.hands == [1]
+    assert [change.scores for change in comparison.changes] == [[(4, None)], [(13, None)], [(9, None)], [(0, None)]]
+    assert not any(change.moved for change in comparison.changes)
 
 PASSES = [
     ("left-right-across-hold", 4, ["left", "right", "across", "hold", "left"]),

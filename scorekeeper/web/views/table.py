@@ -1,6 +1,5 @@
 """The pages a table uses during a game: start it, record hands, fix mistakes, finish."""
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
@@ -235,59 +234,12 @@ def correct_hand(game_id: int, number: int) -> str | Response | tuple[str, int]:
             after, status = None, 422
     else:
         after, status = None, refused_token(form) or 422
-    changes = compare(loaded, after, number)
+    changes = rules.compare(loaded.state, after, number)
     before = loaded.state.hands[number - 2].totals if number > 1 else (0,) * len(loaded.players)
     page = render_template(
         "table/correct.html", loaded=loaded, form=form, number=number, changes=changes, before=before
     )
     return page, status
-
-
-@dataclass(frozen=True)
-class Change:
-    """One player's scores in the hands a correction changes, and total now, before and after it."""
-
-    seat: int
-    scores: list[tuple[int, int | None]]  # one for each of Comparison.hands
-    total: tuple[int, int | None]
-
-    @property
-    def moved(self) -> bool:
-        """Whether the correction changes anything of this player's."""
-        return any(new is not None and new != old for old, new in [*self.scores, self.total])
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """What a correction changes: the corrected hand and every later hand it scores otherwise (a moon's floor,
-    an exact reset), and the totals now; seat by seat."""
-
-    hands: list[int]
-    changes: list[Change]
-
-
-def compare(loaded: games.LoadedGame, after: rules.GameState | None, number: int) -> Comparison:
-    """Before and after, seat by seat; the after side empty while the hand entered breaks a rule."""
-    before = loaded.state
-    hands = [number]
-    if after is not None:
-        hands += [
-            later.number
-            for later, redone in zip(before.hands[number:], after.hands[number:], strict=True)
-            if later.scores != redone.scores
-        ]
-    changes = [
-        Change(
-            seat,
-            [
-                (before.hands[hand - 1].scores[seat], after.hands[hand - 1].scores[seat] if after else None)
-                for hand in hands
-            ],
-            (before.totals[seat], after.totals[seat] if after else None),
-        )  # fmt: skip
-        for seat in range(len(loaded.players))
-    ]
-    return Comparison(hands, changes)
 
 
 @bp.post("/games/<int:game_id>/undo")
