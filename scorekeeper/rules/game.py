@@ -46,6 +46,11 @@ class NextHand:
     tie_break: bool
 
 
+def hand_after(played: int) -> int:
+    """The number of the hand after ``played`` hands: a game's hands count from 1."""
+    return played + 1
+
+
 @dataclass(frozen=True)
 class GameState:
     players: int
@@ -60,7 +65,7 @@ class GameState:
 
     @property
     def next_hand(self) -> NextHand | None:
-        return None if self.finished else self.hand_ahead(len(self.hands) + 1)
+        return None if self.finished else self.hand_ahead(hand_after(len(self.hands)))
 
     def upcoming(self) -> NextHand:
         """The next hand; a finished game refuses to take one (docs/rules.md, "The end of the game")."""
@@ -76,7 +81,8 @@ class GameState:
         """
         if self.finished:
             return ()
-        return tuple(self.hand_ahead(number) for number in range(len(self.hands) + 1, len(self.hands) + 1 + count))
+        first = hand_after(len(self.hands))
+        return tuple(self.hand_ahead(number) for number in range(first, first + count))
 
     def hand_ahead(self, number: int) -> NextHand:
         """Hand ``number``'s dealer and passes; a tie-break while the lowest total stays tied."""

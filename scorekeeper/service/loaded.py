@@ -239,7 +239,7 @@ class ListedGame:
 
     @property
     def next_hand(self) -> int:
-        return self.hand_count + 1
+        return rules.hand_after(self.hand_count)
 
     @property
     def leaders(self) -> list[int]:
