@@ -148,7 +148,7 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     """
     locked = _locked(game_id, hands=False)
     loaded = locked.loaded
-    expected = len(loaded.state.hands) + 1
+    expected = rules.hand_after(len(loaded.state.hands))
     number = facts.get("number")
     if number is not None and not rules.is_whole(number):
         raise rules.RuleError(_("The hand number must be a whole number."), {"number": _("A whole number.")})

@@ -161,7 +161,7 @@ def offline_facts(loaded: games.LoadedGame) -> dict[str, object]:
             }
             for hand in loaded.state.hands_ahead(HANDS_AHEAD)
         ],
-        "next": len(loaded.state.hands) + 1,  # the hand the moons' answers are for
+        "next": rules.hand_after(len(loaded.state.hands)),  # the hand the moons' answers are for
         "moons": offline_moons(loaded.state),
         "record": url_for("api.record_hand", game_id=loaded.id),
         "game_url": url_for("api.game", game_id=loaded.id),

@@ -71,7 +71,7 @@ def blank() -> tuple[str, int]:
 def game_sheet(game_id: int) -> str:
     loaded = games.load_game(game_id)
     state = loaded.state
-    at_least = len(state.hands) if state.finished else max(SHEET_ROWS, len(state.hands) + 1)
+    at_least = len(state.hands) if state.finished else max(SHEET_ROWS, rules.hand_after(len(state.hands)))
     return render_template(
         "sheets/game.html",
         loaded=loaded,
