@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import update
 
-from scorekeeper.cli.main import export_of_sqlite, main
+from scorekeeper.cli.data import export_of_sqlite
+from scorekeeper.cli.main import main
 from scorekeeper.service.export import BACKUP_VERSION
 from scorekeeper.store import models
 from scorekeeper.store.db import db
