@@ -420,7 +420,6 @@ def test_replay_floors_subtract_on_the_total_before_the_hand():
     assert state.hands[1].moon.option == "subtract"
 
 
-
 def test_a_correction_shows_the_later_hands_it_scores_otherwise():
     """Section 8: the subtract floor of a later moon follows the corrected total before it."""
     moon = Hand((13, 0, 0, 0), 0, moon_option="subtract")
@@ -440,6 +439,7 @@ def test_a_correction_that_breaks_a_rule_shows_nothing_after():
     assert comparison.hands == [1]
     assert [change.scores for change in comparison.changes] == [[(4, None)], [(13, None)], [(9, None)], [(0, None)]]
     assert not any(change.moved for change in comparison.changes)
+
 
 PASSES = [
     ("left-right-across-hold", 4, ["left", "right", "across", "hold", "left"]),
