@@ -45,12 +45,17 @@ class ExportFile:
     stream: IO[bytes]
     fields: dict[str, object] = field(default_factory=dict)  # format and version
     other_groups: bool = False  # a backup of a whole server: it holds groups beside the first
+    events: "Events | None" = None  # of the reading under way
+
+    def part_read(self, objects: int) -> float:
+        """How much of a file of ``objects`` (``objects_in``) the reading under way has read, by its objects."""
+        return min(1.0, self.events.objects / objects) if self.events and objects else 0.0
 
     def games(self) -> Iterator[ExportedGame]:
         """Every game of the file, each checked by the rules as it is read; a RuleError at the first that breaks a
         rule, or at anything that makes the file no export of the app."""
         self.stream.seek(0)
-        events = Events(Quoted(utf8(self.stream)))
+        events = self.events = Events(Quoted(utf8(self.stream)))
         try:
             found = yield from self.read(events)
         except rules.RuleError:  # a ValueError too
@@ -142,12 +147,15 @@ class Events:
 
     def __init__(self, stream: "Readable") -> None:
         self.events = ijson.basic_parse(stream, use_float=True, buf_size=CHUNK)
+        self.objects = 0  # begun so far
 
     def next(self) -> tuple[str, Any]:
         try:
-            return next(self.events)  # type: ignore[no-any-return]
+            event: tuple[str, Any] = next(self.events)
         except StopIteration:  # the text ends inside its value
             raise ValueError("the text ends early") from None
+        self.objects += event[0] == "start_map"
+        return event
 
     def skip(self, event: str, depth: int = 0) -> None:
         """Pass over the rest of the value ``event`` starts (inside ``depth`` more), building nothing."""
@@ -187,6 +195,17 @@ class Events:
         """The text ends after its value (ijson refuses anything but space after it)."""
         for _ in self.events:
             raise ValueError("more than one value")
+
+
+def objects_in(stream: IO[bytes]) -> int:
+    """The most objects a file may hold: its bytes that are a ``{`` in any encoding it may be in (in a text too).
+
+    >>> import io
+    >>> objects_in(io.BytesIO(b'{"games": [{}, {"players": ["{"]}]}')), objects_in(io.BytesIO("{}".encode("utf-16")))
+    (4, 1)
+    """
+    stream.seek(0)
+    return sum(chunk.count(b"{") for chunk in iter(lambda: stream.read(CHUNK), b""))
 
 
 class Readable(Protocol):

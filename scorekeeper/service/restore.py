@@ -5,9 +5,9 @@ The whole file is checked first, so a broken one stores nothing: an import reads
 game already stored is skipped (``Known``), so importing the same file twice is harmless, and so is an old export or
 backup whose games had no uid. Each batch is its own short transaction, and on SQLite the import pauses between
 batches, so phones keep recording hands during a long import. Imports work in turns (turns.py): however many groups
-import at once, one works at a time, for a few seconds of processor, and one just begun goes first; a group (and an
-address) imports one file at a time, and an import with no place in the turns is refused at once (``ImportBusy``)
-rather than left holding a thread.
+import at once, one works at a time, for a few seconds of processor, and the one expected to take least goes first
+(by its file's size, then by the games and hands read so far); a group (and an address) imports one file at a time,
+and an import with no place in the turns is refused at once (``ImportBusy``) rather than left holding a thread.
 """
 
 import functools
@@ -29,13 +29,17 @@ from ..store.db import db, is_busy
 from . import groups
 from .exported import ExportedGame
 from .games import changes_a_game
-from .reader import ExportFile
+from .reader import ExportFile, objects_in
 from .rows import give_hands, new_game_row
 from .turns import LONG_WORK, AddressHasOne, OwnerHasOne, TooManyWaiting
 
 BATCH = 200  # games stored in one transaction at most
 BATCH_HANDS = 5_000  # and their hands: a few tenths of a second of work
-SECONDS_PER_MB = 1.0  # of the processor an import takes for each MB of its file, about (a moon every hand)
+# The processor an import takes, about: for each MB of its file (the app's own exports, a moon every hand), and at
+# least for each game (read twice and stored: a game of three names and no hand) and each hand it holds.
+SECONDS_PER_MB = 1.0
+SECONDS_PER_GAME = 0.0007
+SECONDS_PER_HAND = 0.00025
 PAUSE = 0.05  # s between batches on SQLite: long enough for a waiting phone's write to take the lock
 
 
@@ -108,13 +112,16 @@ def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
     The games go into the group in scope. A backup of a whole server, which holds other groups too, is the
     host's to restore (`scorekeeper restore`): an import stores no group's games in another.
     """
-    export = ExportFile(stream)
-    ahead = stream.seek(0, io.SEEK_END) / 1e6 * SECONDS_PER_MB
+    export, size, objects = ExportFile(stream), stream.seek(0, io.SEEK_END), objects_in(stream)
     db.session.commit()  # an import waiting for its turn holds none of the database's few connections
     try:
-        with LONG_WORK.taken(scope.current(), address, ahead) as turn:
+        with LONG_WORK.taken(scope.current(), address, expected_seconds(size)) as turn:
             share = functools.partial(turn.share, db.session.commit)
-            check_all(export.games(), share)
+
+            def counted(games: int, hands: int) -> None:
+                turn.expect(expected_seconds(size, games, hands, export.part_read(objects)))
+
+            check_all(export.games(), share, counted)
             if export.other_groups:
                 raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: "
                                               "the host restores it with `scorekeeper restore`."))  # fmt: skip
@@ -133,12 +140,30 @@ def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
         raise ImportBusy(said) from None
 
 
-def check_all(games: Iterator[ExportedGame], share: Callable[[], None] = lambda: None) -> None:
+def expected_seconds(size: int, games: int = 0, hands: int = 0, part: float = 0.0) -> float:
+    """The processor an import of a file of ``size`` bytes is expected to take, by its size until it has read
+    ``games`` and ``hands`` in ``part`` of the file: a file of many small games takes more than its size says.
+
+    >>> expected_seconds(2_000_000), expected_seconds(100_000, games=1000, part=0.5)
+    (2.0, 1.4)
+    """
+    by_size = size / 1e6 * SECONDS_PER_MB
+    return max(by_size, (games * SECONDS_PER_GAME + hands * SECONDS_PER_HAND) / part) if part else by_size
+
+
+def check_all(
+    games: Iterator[ExportedGame],
+    share: Callable[[], None] = lambda: None,
+    counted: Callable[[int, int], None] = lambda games, hands: None,
+) -> None:
     """Read every game, each checked by the rules; on an open server, a RuleError (409) as soon as the games not yet
-    here would take the group past the most it keeps."""
+    here would take the group past the most it keeps. Between batches, ``counted`` is told the games and hands read
+    so far, then ``share`` is called."""
     room = groups.GAMES_MAX - groups.games_in_group() if current_app.config.get("GROUPS_OPEN") else None
-    seen, new = Known(set(), set()), 0
+    seen, new, read, hands = Known(set(), set()), 0, 0, 0
     for batch in _batches(games):
+        read, hands = read + len(batch), hands + sum(len(game.hands) for game in batch)
+        counted(read, hands)
         share()
         if room is None:
             continue

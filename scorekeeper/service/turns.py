@@ -1,15 +1,17 @@
 """Work that takes the processor for long (an import, an export), done in turns: one at a time, a few seconds each.
 
 However many groups import and export at once, one of them works while the others wait their turn, so the
-processor's other core and the pages of every group are never short of it for long. After a few seconds of
-processor, an import that others wait for gives its turn up, and the next turn goes to the work waiting whose group
-has had the least processor lately (each second counts half after HALF_LIFE_SECONDS; of its group and its address,
-the more served counts; the first come among equals); it gives it up at its next batch to work waiting that has had
-a few seconds less than its own. So a group's import just begun works next, however long the imports before it are:
-its small file is imported in a few seconds even while other groups' large ones go on. And a group whose work
-begins again and again (an export, looping), or an address that makes a new group for each file, is not new each
-time: its seconds are counted, and another group's work goes on beside it. Nor is a large import from an address
-never seen: the seconds it is expected to take (``ahead``, by its file's size) count while it waits.
+processor's other core and the pages of every group are never short of it for long. Work stands by its group's
+processor lately (each second counts half after HALF_LIFE_SECONDS; of its group and its address, the more served
+counts) and the seconds it is expected to take still; the least goes first, and among equals the first come. Work
+gives its turn up after its few seconds (TURN_SECONDS) when others wait, and sooner, at its next batch, to work
+waiting that stands MARGIN_SECONDS before it: working, its seconds of the present turn count as had. So a group's
+small import just begun works next, however long the imports before it are, and a group whose work begins again and
+again (an export, looping), or an address that makes a new group for each file, is not new each time: its seconds
+are counted, and another group's work goes on beside it. Nor is a large import from an address never seen, nor a
+file of many small games that its size makes look small: what an import is expected to take is what its file's size
+says at first, and what its games read so far say once it has read some (restore.py), and it gives its turn at its
+next batch once they say more.
 
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
@@ -30,7 +32,8 @@ from contextlib import contextmanager
 
 from .lately import Lately
 
-TURN_SECONDS = 2.0  # of the processor, for the thread working
+TURN_SECONDS = 2.0  # of the processor, for the thread working, at most
+MARGIN_SECONDS = 0.25  # work gives its turn to work waiting that stands this far before it: not to its equal
 HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long after, a quarter twice as long after
 AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
 PER_ADDRESS = 1  # of them from one address
@@ -71,13 +74,13 @@ class Turns:
         self.arrivals = itertools.count()
 
     @contextmanager
-    def taken(self, owner: Hashable = None, address: Hashable = None, ahead: float = 0.0) -> Iterator["Turn"]:
+    def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator["Turn"]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
-        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there. ``ahead``:
-        the processor seconds the work is expected to take (an import's, by its file's size)."""
+        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there. ``expected``:
+        the processor seconds the work is expected to take (an import's, by its file; ``Turn.expect``)."""
         self.enter(owner, address)
         try:
-            turn = Turn(self, owner, address, next(self.arrivals), ahead)
+            turn = Turn(self, owner, address, next(self.arrivals), expected)
             self.wait(turn)
             try:
                 yield turn
@@ -133,18 +136,21 @@ class Turns:
 
     def due_to_others(self, turn: "Turn", used: float) -> bool:
         """Whether ``turn``, having worked ``used`` seconds of its present turn, should give it to work waiting: it
-        has worked its few seconds, or its owner has had a few seconds more lately than one of theirs."""
+        has worked its few seconds, or work waiting stands MARGIN_SECONDS before it. Working, it stands by its
+        seconds lately and those of its present turn, and those it is expected to take after them: an import found
+        to be larger than its file's size said gives its turn at its next batch."""
         with self.lock:
             if not self.waiting:
                 return False
             now = self.wall()
             least = min(self.rank(waiting, now) for waiting in self.waiting)
-            return used >= self.seconds or least + self.seconds <= self.lately(turn.keys, now) + used
+            mine = self.lately(turn.keys, now) + used + turn.left(used)
+            return used >= self.seconds or least + MARGIN_SECONDS <= mine
 
     def rank(self, turn: "Turn", now: float) -> float:
         """Where waiting work stands: its seconds lately, and those it is expected to take still (the lock held). A
         large import from an address never counted does not go before a group's small export that was."""
-        return self.lately(turn.keys, now) + turn.ahead
+        return self.lately(turn.keys, now) + turn.left()
 
     def lately(self, keys: tuple[Hashable, ...], now: float) -> float:
         """The processor seconds lately of the most served of ``keys`` (work's owner and address), each halved
@@ -161,22 +167,31 @@ class Turns:
 class Turn:
     """One piece of work's turns; the processor it has in them is counted to its owner and its address."""
 
-    def __init__(self, turns: Turns, owner: Hashable, address: Hashable, arrival: int, ahead: float = 0.0) -> None:
-        self.turns, self.arrival, self.ahead = turns, arrival, ahead  # ahead: its processor seconds expected still
+    def __init__(self, turns: Turns, owner: Hashable, address: Hashable, arrival: int, expected: float = 0.0) -> None:
+        self.turns, self.arrival = turns, arrival
+        self.expected = expected  # the processor seconds the whole work is expected to take
+        self.worked = 0.0  # the processor seconds of its turns given up
         # whose processor it is: its owner's, and its address's (a group made anew for each file is not new)
         self.keys: tuple[Hashable, ...] = (("owner", owner), *([("address", address)] if address is not None else []))
         self.woken = threading.Event()
         self.began = 0.0  # the clock when its present turn began
 
     def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
-        """Between two steps of the work: after its few seconds of processor (or sooner, for work waiting whose
-        owner has had a few seconds less lately), the turn goes to the work waiting whose owner has had the least,
-        and this work (``before_waiting`` called first) waits for its next."""
+        """Between two steps of the work: once it is due (``due``), the turn goes to the work waiting that stands
+        first, and this work (``before_waiting`` called first) waits for its next."""
         if not self.due():
             return
         before_waiting()
         self.give_up()
         self.turns.wait(self)
+
+    def expect(self, seconds: float) -> None:
+        """The whole work is now expected to take ``seconds`` of processor (an import's, as it reads its file)."""
+        self.expected = seconds
+
+    def left(self, used: float = 0.0) -> float:
+        """The processor seconds the work is expected to take still, ``used`` of its present turn taken."""
+        return max(0.0, self.expected - self.worked - used)
 
     def due(self) -> bool:
         """Whether the work should give its turn to work waiting (``Turns.due_to_others``)."""
@@ -196,7 +211,7 @@ class Turn:
     def give_up(self) -> None:
         """The turn given up, the processor it took counted to the work's owner: the whole of it, however short."""
         used = self.turns.clock() - self.began
-        self.ahead = max(0.0, self.ahead - used)
+        self.worked += used
         self.turns.count(self.keys, used)
         self.turns.give_up()
 

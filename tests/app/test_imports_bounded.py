@@ -2,6 +2,7 @@
 turns with the other groups' imports."""
 
 import io
+import itertools
 import json
 import threading
 import tracemalloc
@@ -297,7 +298,7 @@ def test_a_large_import_from_a_fresh_address_waits_behind_a_group_that_has_had_l
             went.append("export")
 
     def large_import():
-        with taking.taken("a new group", "10.7.7.7", ahead=2.0):
+        with taking.taken("a new group", "10.7.7.7", expected=2.0):
             now[0] += 2.0
             went.append("import")
 
@@ -308,6 +309,62 @@ def test_a_large_import_from_a_fresh_address_waits_behind_a_group_that_has_had_l
     for phone in phones:
         phone.join(GUARD_SECONDS)
     assert went == ["export", "export", "import"]
+
+
+def test_an_import_larger_than_its_file_said_gives_its_turn_at_its_next_batch():
+    """Fourteenth probe, C1: a file of many small games takes twenty times what its size says. Ranked by its size, it
+    went before another group's ordinary import, and kept its turn for its few seconds: 31 such files from fresh
+    addresses held a 450 kB import 92 s. Now its games read so far say what it will take, and it gives its turn at
+    its next batch to work waiting that stands before it."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    went = []
+
+    def ordinary_import():
+        with taking.taken("a club", "10.0.0.1", expected=0.45):
+            now[0] += 0.5
+            went.append("the club's import")
+
+    with taking.taken("a group made for a file", "10.6.6.6", expected=0.1) as small_games:
+        waiting_in_order(taking, [club := threading.Thread(target=ordinary_import)])
+        now[0] += 0.02  # its first batch: 200 of its 3,330 games read
+        small_games.expect(2.3)
+        small_games.share()
+        went.append("the file of small games")
+    club.join(GUARD_SECONDS)
+    assert went == ["the club's import", "the file of small games"]
+
+
+def small_games(count):
+    """A file of ``count`` games of three names and no hands, each its own: the most work for the fewest bytes."""
+    games = ",".join(f'{{"players": ["x", "y", "{number}"]}}' for number in range(count))
+    return b'{"format": "hearts-scorekeeper", "version": 1, "games": [' + games.encode() + b"]}"
+
+
+def expected_by_first_games(app, data):
+    """What an import of ``data`` is expected to take once its first batch is read, in its size's seconds."""
+    stream = io.BytesIO(data)
+    export, objects = reader.ExportFile(stream), reader.objects_in(stream)
+    with app.app_context():
+        first = list(itertools.islice(export.games(), restore.BATCH))
+        part = export.part_read(objects)
+    hands = sum(len(game.hands) for game in first)
+    return restore.expected_seconds(len(data), len(first), hands, part) / restore.expected_seconds(len(data))
+
+
+def test_a_file_of_small_games_is_expected_to_take_what_its_first_games_say(app):
+    """Read so far, a file's games and hands say what the whole will take, however few its bytes."""
+    assert 20 < expected_by_first_games(app, small_games(3330)) < 30
+
+
+def test_the_apps_own_export_is_expected_to_take_about_what_its_size_says(open_app, client):  # noqa: F811
+    key = start_group(client)["key"]
+    for _ in range(2):
+        game = start_game(client, key)["id"]
+        for _ in range(20):
+            moon = {"hearts": [13, 0, 0, 0], "queen": 0, "moon_option": "subtract"}
+            assert client.post(f"/g/{key}/api/games/{game}/hands", json=moon).status_code == 201
+    assert 0.9 < expected_by_first_games(open_app, client.get(f"/g/{key}/history/export.json").get_data()) < 1.5
 
 
 def test_an_import_shares_its_turn_between_batches(app, monkeypatch):
