@@ -95,6 +95,28 @@ class ImportCutShort(Exception):
         )
 
 
+class GroupFilled(Exception):
+    """Another import into the group (on another process) filled it partway through this one: the batches before
+    were stored, the rest not."""
+
+    def __init__(self, stored: int) -> None:
+        self.stored = stored
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return str(
+            ngettext(
+                "This group keeps %(most)d games at most, and another import filled it meanwhile: %(num)d game of "
+                "this file was imported, the rest not.",
+                "This group keeps %(most)d games at most, and another import filled it meanwhile: %(num)d games of "
+                "this file were imported, the rest not.",
+                self.stored,
+                most=groups.GAMES_MAX,
+            )
+        )
+
+
 class ImportBusy(Exception):
     """An import refused before it began, nothing read or stored: its group's last one is still under way, or the
     server has as many imports under way as it takes."""
@@ -200,6 +222,10 @@ def store_games(games: Iterable[ExportedGame], share: Callable[[], None] = lambd
             if imported and is_busy(problem):
                 raise ImportCutShort(len(imported)) from problem
             raise
+        except rules.RuleError:  # the group is full: another process imported into it too
+            if imported:
+                raise GroupFilled(len(imported)) from None
+            raise
     return ImportReport(imported, read - len(imported))
 
 
@@ -228,9 +254,13 @@ def _stored(batch: list[ExportedGame]) -> Known:
 
 @changes_a_game
 def _store_batch(batch: list[ExportedGame]) -> list[int]:
+    """The batch's games not stored yet, stored; the group's room looked at again with its row held, since another
+    process may import into it too (the room the check found is one process's)."""
     for _attempt in range(2):
+        groups.hold_for_change(scope.current())
         stored = _stored(batch)
         rows = [_game_row(game) for game in batch if not stored.knows(game)]
+        groups.room_for(len(rows))
         db.session.add_all(rows)
         try:
             db.session.flush()

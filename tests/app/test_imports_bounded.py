@@ -12,7 +12,7 @@ import pytest
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
 from scorekeeper import rules
-from scorekeeper.service import groups, reader, restore, turns
+from scorekeeper.service import exported, groups, reader, restore, turns
 from scorekeeper.store import scope
 
 from conftest import until
@@ -96,6 +96,26 @@ def test_an_import_past_a_groups_room_is_refused_before_the_rest_is_read(open_ap
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422 and "keeps 3 games at most" in page and "Game 4" not in page
     assert len(client.get(f"/g/{key}/api/games").json["games"]) == 1
+
+
+def test_an_import_stops_where_another_import_filled_the_group_meanwhile(open_app, client, monkeypatch):  # noqa: F811
+    """Fourteenth probe, R1: on two processes, two imports into one group each found room for their games, and the
+    group kept 19,980 games. Now each batch looks at the room again, the group's row held: another process's import
+    into the group waits for the batch, and sees its games."""
+    monkeypatch.setattr(groups, "GAMES_MAX", 3)
+    monkeypatch.setattr(restore, "BATCH", 1)
+    key = start_group(client)["key"]
+    games = [json.loads(GAME) | {"uid": uuid.uuid4().hex} for _ in range(3)]
+    read = exported.read_games({"format": "hearts-scorekeeper", "games": games})
+    with open_app.test_request_context():
+        scope.limit_to(groups.find_group(key).id)
+        restore.check_all(iter(read))  # the room for three
+        start_game(client, key)  # and another process's import fills one place of it meanwhile
+        with pytest.raises(restore.GroupFilled) as filled:
+            restore.store_games(read)
+        assert filled.value.stored == 2 and groups.games_in_group() == 3
+    answer = open_app.test_client().get(f"/g/{key}/api/games")
+    assert len(answer.json["games"]) == 3
 
 
 def test_a_backup_of_a_whole_server_is_refused_before_anything_is_stored(client):  # noqa: F811

@@ -29,6 +29,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(restore.ImportCutShort, import_stopped)
     app.register_error_handler(restore.ImportBusy, import_stopped)
+    app.register_error_handler(restore.GroupFilled, group_filled)
 
 
 def json_error(status: int, message: str, errors: dict[str, str] | None = None) -> ResponseReturnValue:
@@ -72,6 +73,12 @@ def database_busy(problem: OperationalError) -> ResponseReturnValue:
 def import_stopped(stopped: restore.ImportCutShort | restore.ImportBusy) -> ResponseReturnValue:
     """An import stopped partway, or refused before it began: 503, come back soon."""
     return busy(stopped.message)
+
+
+def group_filled(filled: restore.GroupFilled) -> ResponseReturnValue:
+    """An import stopped partway by the group's room: 409, as a game refused for it."""
+    db.session.rollback()
+    return error_answer(409, str(CANNOT), filled.message)
 
 
 def busy(message: str) -> ResponseReturnValue:
