@@ -95,13 +95,9 @@ class ImportCutShort(Exception):
         )
 
 
-class GroupFilled(Exception):
+class GroupFilled(ImportCutShort):
     """Another import into the group (on another process) filled it partway through this one: the batches before
     were stored, the rest not."""
-
-    def __init__(self, stored: int) -> None:
-        self.stored = stored
-        super().__init__(self.message)
 
     @property
     def message(self) -> str:

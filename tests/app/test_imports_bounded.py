@@ -14,6 +14,7 @@ from test_groups import client, open_app, start_game, start_group  # noqa: F401 
 from scorekeeper import rules
 from scorekeeper.service import exported, groups, reader, restore, turns
 from scorekeeper.store import scope
+from scorekeeper.web.views import errors
 
 from conftest import until
 
@@ -114,6 +115,9 @@ def test_an_import_stops_where_another_import_filled_the_group_meanwhile(open_ap
         with pytest.raises(restore.GroupFilled) as filled:
             restore.store_games(read)
         assert filled.value.stored == 2 and groups.games_in_group() == 3
+    with open_app.test_request_context(f"/g/{key}/history/import"):
+        page, status = errors.group_filled(filled.value)
+        assert status == 409 and "2 games of this file were imported, the rest not" in page
     answer = open_app.test_client().get(f"/g/{key}/api/games")
     assert len(answer.json["games"]) == 3
 
