@@ -143,7 +143,7 @@ def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
             if export.other_groups:
                 raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: "
                                               "the host restores it with `scorekeeper restore`."))  # fmt: skip
-            return store_games(export.games(), share)
+            return store_games(export.games(), share, functools.partial(turn.rest, before_waiting=db.session.commit))
     except OwnerHasOne:
         said = gettext("An import of this group is under way: nothing was imported from this file. Import it again "
                        "once that one is done; the games already here are skipped.")  # fmt: skip
@@ -195,16 +195,21 @@ def check_all(
             groups.room_for(new)
 
 
-def store_games(games: Iterable[ExportedGame], share: Callable[[], None] = lambda: None) -> ImportReport:
+def store_games(
+    games: Iterable[ExportedGame],
+    share: Callable[[], None] = lambda: None,
+    pause: Callable[[float], None] = time.sleep,
+) -> ImportReport:
     """Store the games read from an export that are not here yet, into the group in scope; ``share`` is called
-    between batches (to give the processor to other imports)."""
+    between batches (to give the processor to other imports), and on SQLite ``pause`` (a phone's write goes
+    between them)."""
     imported: list[int] = []
     seen, read = Known(set(), set()), 0
     for number, batch in enumerate(_batches(iter(games))):
         if number:
             share()
             if db.engine.dialect.name == "sqlite":
-                time.sleep(PAUSE)
+                pause(PAUSE)
         read += len(batch)
         new = []
         for game in batch:  # a game twice in the file is stored once

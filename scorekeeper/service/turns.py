@@ -19,8 +19,10 @@ batch of the import's, not for its few seconds. Its places are counted where it 
 
 Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
 pages' threads: server/asgi.py), so the turns hold AT_ONCE at most, and of those one an owner (a group) and one an
-address: past that, more work is refused at once (``NoTurn``), never left to wait. Keeping every place then takes
-AT_ONCE addresses, each sending a large file again and again.
+address: past that, more work is refused at once (``NoTurn``), never left to wait; but when work waiting that has not
+begun stands after the new work (it is expected to take longer, or its group and address have had more lately), it
+gives its place up to it, refused as if it had come last. So files that take long, or look small, keep no group's
+small file out, and an import pausing between its batches (SQLite's pause, ``Turn.rest``) holds no turn meanwhile.
 """
 
 import itertools
@@ -54,7 +56,8 @@ class AddressHasOne(NoTurn):
 
 
 class TooManyWaiting(NoTurn):
-    """AT_ONCE pieces of work are in the turns already."""
+    """AT_ONCE pieces of work are in the turns already, none of those not yet begun expected to take more; or this
+    work, not yet begun, gave its place to work expected to take less."""
 
 
 class Turns:
@@ -76,11 +79,12 @@ class Turns:
     @contextmanager
     def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator["Turn"]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
-        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there. ``expected``:
-        the processor seconds the work is expected to take (an import's, by its file; ``Turn.expect``)."""
-        self.enter(owner, address)
+        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there and none of
+        those not yet begun stands after it. ``expected``: the processor seconds the work is expected to take (an
+        import's, by its file; ``Turn.expect``)."""
+        turn = Turn(self, owner, address, next(self.arrivals), expected)
+        self.enter(turn, owner, address)
         try:
-            turn = Turn(self, owner, address, next(self.arrivals), expected)
             self.wait(turn)
             try:
                 yield turn
@@ -97,28 +101,41 @@ class Turns:
         """Turns for ``owner``'s work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""
         return Turn(self, owner, address, next(self.arrivals))
 
-    def enter(self, owner: Hashable, address: Hashable) -> None:
+    def enter(self, turn: "Turn", owner: Hashable, address: Hashable) -> None:
+        """A place in the turns for ``turn``. With every place taken, the work waiting not yet begun that stands last
+        gives its place up, if it stands after ``turn``: many files that take long (or look small) keep no other
+        group's small one out."""
         with self.lock:
             if owner in self.owners:
                 raise OwnerHasOne()
             if address is not None and self.addresses[address] >= self.per_address:
                 raise AddressHasOne()
             if len(self.owners) >= self.at_once:
-                raise TooManyWaiting()
+                now = self.wall()
+                unbegun = [waiting for waiting in self.waiting if waiting.placed and not waiting.started]
+                last = max(unbegun, key=lambda waiting: (self.rank(waiting, now), waiting.arrival), default=None)
+                if last is None or self.rank(last, now) <= self.rank(turn, now):
+                    raise TooManyWaiting()
+                self.waiting.remove(last)
+                last.refused = True
+                last.woken.set()  # it leaves the turns (taken), refused
             self.owners.add(owner)
             self.addresses[address] += 1
+            turn.placed = True
 
     def wait(self, turn: "Turn") -> None:
-        """Until ``turn``'s work has the turn."""
+        """Until ``turn``'s work has the turn; TooManyWaiting if it gave its place up before it began."""
         with self.lock:
             if not self.busy:
                 self.busy = True
-                turn.began = self.clock()
+                turn.began, turn.started = self.clock(), True
                 return
             turn.woken.clear()
             self.waiting.append(turn)
         turn.woken.wait()  # busy stays set: the turn is handed over
-        turn.began = self.clock()
+        if turn.refused:
+            raise TooManyWaiting()
+        turn.began, turn.started = self.clock(), True
 
     def give_up(self) -> None:
         with self.lock:
@@ -175,6 +192,9 @@ class Turn:
         self.keys: tuple[Hashable, ...] = (("owner", owner), *([("address", address)] if address is not None else []))
         self.woken = threading.Event()
         self.began = 0.0  # the clock when its present turn began
+        self.started = False  # it has had a turn
+        self.placed = False  # it holds one of the places in the turns (Turns.taken)
+        self.refused = False  # it gave its place up before it began (Turns.enter)
 
     def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
         """Between two steps of the work: once it is due (``due``), the turn goes to the work waiting that stands
@@ -183,6 +203,14 @@ class Turn:
             return
         before_waiting()
         self.give_up()
+        self.turns.wait(self)
+
+    def rest(self, seconds: float, before_waiting: Callable[[], None] = lambda: None) -> None:
+        """A pause of ``seconds`` between two steps of the work (SQLite's, for a phone's write), the turn given to
+        work waiting meanwhile (``before_waiting`` called first): the processor never idles while work waits."""
+        before_waiting()
+        self.give_up()
+        time.sleep(seconds)
         self.turns.wait(self)
 
     def expect(self, seconds: float) -> None:

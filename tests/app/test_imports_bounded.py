@@ -359,6 +359,52 @@ def test_an_import_larger_than_its_file_said_gives_its_turn_at_its_next_batch():
     assert went == ["the club's import", "the file of small games"]
 
 
+def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_longer():
+    """Fourteenth probe, C2: 32 files that take minutes each held every place in the turns, and another group's
+    file of one game was refused 17 times over 71 s. Now, with every place taken, the work waiting not yet begun that
+    stands last gives its place to work that stands before it, and no other work's."""
+    taking = turns.Turns(at_once=3)
+    went, refused = [], []
+
+    def importing(group, address, expected):
+        try:
+            with taking.taken(group, address, expected):
+                went.append(group)
+        except turns.TooManyWaiting:
+            refused.append(group)
+
+    with taking.taken("a group importing", "10.0.0.1"):
+        files = [
+            threading.Thread(target=importing, args=(f"file {number}", f"10.6.6.{number}", 2.0)) for number in (1, 2)
+        ]
+        waiting_in_order(taking, files)
+        importing("as large a file", "10.6.6.3", 2.0)  # stands no better than those waiting: refused
+        small = threading.Thread(target=importing, args=("a club's game", "10.0.0.2", 0.001))
+        small.start()
+        until(lambda: refused == ["as large a file", "file 2"])  # the last come of the two that stand alike
+    for thread in [*files, small]:
+        thread.join(GUARD_SECONDS)
+    assert went == ["a club's game", "file 1"] and not taking.owners and not taking.addresses
+
+
+def test_an_import_rests_between_its_batches_without_its_turn():
+    """Fourteenth probe, C2: on SQLite an import sleeps between batches (a phone's write goes between them); it
+    slept holding its turn, and the processor idled while other groups' work waited."""
+    taking = turns.Turns()
+    went = []
+
+    def export():
+        with taking.turn("another group").step():
+            went.append("export")
+
+    with taking.taken("a group importing") as importing:
+        waiting_in_order(taking, [phone := threading.Thread(target=export)])
+        importing.rest(0.0)  # its pause: the export works meanwhile
+        went.append("import")
+    phone.join(GUARD_SECONDS)
+    assert went == ["export", "import"]
+
+
 def small_games(count):
     """A file of ``count`` games of three names and no hands, each its own: the most work for the fewest bytes."""
     games = ",".join(f'{{"players": ["x", "y", "{number}"]}}' for number in range(count))
