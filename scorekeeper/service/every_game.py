@@ -36,6 +36,13 @@ def all_games(batch: int = 500) -> Iterator[LoadedGame]:
         yield replayed(game, replay_checked(game), keep_it=False)
 
 
+def size_of_all() -> tuple[int, int]:
+    """The games of the group in scope and their hands, as their rows keep them: what a walk through them takes."""
+    first_seats = select(func.count(), func.coalesce(func.sum(models.Player.hands_played), 0))
+    games, hands = db.session.execute(first_seats.where(models.Player.seat == 0)).one()
+    return int(games), int(hands)
+
+
 def stored_games(batch: int = 500, let_go: bool = False) -> Iterator[models.Game | UnreadableGame]:
     """Every game row with its players and hands, oldest first, loaded ``batch`` games at a time and about
     BATCH_HANDS hands (a game of hundreds of hands comes with few others); an UnreadableGame in the place of a game

@@ -24,6 +24,9 @@ BACKUP_VERSION = 2  # a backup of a server: an export of its first group, with e
 CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", *rules.CARD_KEYS, "moon", "score",
                "total", "place"]  # fmt: skip
 TURN_MOST = 256 * 1024  # characters of an export written in one turn, at most: a few hundred games
+# The processor an export takes, about: for each game (of no hand, written as CSV), and for each hand (a moon's).
+SECONDS_PER_GAME = 0.00015
+SECONDS_PER_HAND = 0.00008
 # Spreadsheets run a cell starting with these as a formula: "=HYPERLINK(…)" in a name must stay text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Where a spreadsheet may start a cell inside a name: its start, and after a separator it may split on (German
@@ -48,13 +51,25 @@ def json_parts(games: Iterable[LoadedGame]) -> Iterator[str]:
     yield "\n]}\n"
 
 
-def in_turns(parts: Iterator[str], wanted: Callable[[], bool], address: str | None = None) -> Iterator[str]:
+def expected_seconds(games: int, hands: int) -> float:
+    """The processor an export of ``games`` holding ``hands`` is expected to take.
+
+    >>> expected_seconds(1_000, 50_000)
+    4.15
+    """
+    return round(games * SECONDS_PER_GAME + hands * SECONDS_PER_HAND, 6)
+
+
+def in_turns(
+    parts: Iterator[str], wanted: Callable[[], bool], address: str | None = None, expected: float = 0.0
+) -> Iterator[str]:
     """``parts`` (an export's, a game each) while they are ``wanted``, written in turns of the long work's
     (turns.py), one at a time with the imports and the other exports: in each turn, games until TURN_MOST characters
     are written or work waiting is due the turn; then the turn is given up while the phone reads them. Nor is a
     database connection held while a turn is waited for (the pool has few). The turns' processor is counted to the
-    group in scope and to the phone's ``address``."""
-    turn, more = LONG_WORK.turn(scope.current(), address), True
+    group in scope and to the phone's ``address``; the export stands by it and by the seconds it is ``expected``
+    to take (``expected_seconds``), as an import does."""
+    turn, more = LONG_WORK.turn(scope.current(), address, expected), True
     while more and wanted():
         written: list[str] = []
         with turn.step(db.session.commit):

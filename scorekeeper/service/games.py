@@ -20,6 +20,7 @@ from ..store.db import db
 from . import groups, summary
 from .every_game import UnreadableGame, replay_checked
 from .every_game import all_games as all_games
+from .every_game import size_of_all as size_of_all
 from .every_game import stored_games as stored_games
 from .loaded import GameNotFound as GameNotFound
 from .loaded import ListedGame as ListedGame

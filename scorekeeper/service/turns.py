@@ -97,9 +97,9 @@ class Turns:
                 if not self.addresses[address]:
                     del self.addresses[address]
 
-    def turn(self, owner: Hashable = None, address: Hashable = None) -> "Turn":
+    def turn(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> "Turn":
         """Turns for ``owner``'s work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""
-        return Turn(self, owner, address, next(self.arrivals))
+        return Turn(self, owner, address, next(self.arrivals), expected)
 
     def enter(self, turn: "Turn", owner: Hashable, address: Hashable) -> None:
         """A place in the turns for ``turn``. With every place taken, the work waiting not yet begun that stands last

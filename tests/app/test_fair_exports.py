@@ -9,10 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 from flask import request
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
+from test_imports_bounded import waiting_in_order
 
 from scorekeeper.server import asgi
-from scorekeeper.service import export, games
+from scorekeeper.service import export, games, groups, turns
 from scorekeeper.service.turns import LONG_WORK
+from scorekeeper.store import scope
 from scorekeeper.web.views.history import CLIENT_LEFT, EXPORTING, EXPORTS_AT_ONCE, EXPORTS_MOST
 
 from conftest import run_apart, until
@@ -188,3 +190,48 @@ def test_a_turn_writes_many_games_up_to_its_most(client, monkeypatch):  # noqa: 
     monkeypatch.setattr(export, "TURN_MOST", 1)
     parts = list(client.get(f"/g/{key}/history/export.json", buffered=False).response)
     assert len(parts) == 7 and len(json.loads(b"".join(parts))["games"]) == 5  # the start, each game, the end
+
+
+def test_an_export_is_expected_to_take_what_its_groups_games_and_hands_say(open_app, client):  # noqa: F811
+    """Fourteenth probe, C3: an export stood by its group's seconds lately alone, so the export of a group not seen
+    for a while stood before everything, however many games it held: 14 exports of groups of 9,990 games without a
+    hand held another group's export of ten games 18 s. Now it stands by what its games and hands take too."""
+    small, large = start_group(client)["key"], start_group(client)["key"]
+    game = start_game(client, small)["id"]
+    for _ in range(3):
+        moon = {"hearts": [13, 0, 0, 0], "queen": 0, "moon_option": "subtract"}
+        assert client.post(f"/g/{small}/api/games/{game}/hands", json=moon).status_code == 201
+    for _ in range(4):
+        start_game(client, large)
+    sizes = {}
+    for key in (small, large):
+        with open_app.test_request_context():
+            scope.limit_to(groups.find_group(key).id)
+            sizes[key] = games.size_of_all()
+    assert sizes == {small: (1, 3), large: (4, 0)}
+    assert export.expected_seconds(4, 0) < export.expected_seconds(9_990, 0) / 1_000
+
+
+def test_an_export_expected_to_take_long_goes_after_one_that_has_had_a_little_lately():
+    now = [0.0]
+    taking = turns.Turns(clock=lambda: now[0])
+    went = []
+
+    def export(group, address, expected):
+        with taking.turn(group, address, expected).step():
+            now[0] += 0.02
+            went.append(group)
+
+    export("a club", "10.0.0.1", 0.05)  # its export a moment ago
+    with taking.taken("a group importing", "10.0.0.2"):
+        phones = [
+            threading.Thread(target=export, args=(group, address, expected))
+            for group, address, expected in (
+                ("a group not seen lately", "10.6.6.1", 1.5),
+                ("a club", "10.0.0.1", 0.05),
+            )
+        ]
+        waiting_in_order(taking, phones)
+    for phone in phones:
+        phone.join(GUARD_SECONDS)
+    assert went == ["a club", "a club", "a group not seen lately"]

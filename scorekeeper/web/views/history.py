@@ -111,21 +111,24 @@ def player(name: str) -> str:
 @bp.get(f"/history/{EXPORT_NAME}<kind>")
 @from_own_pages
 def export_all(kind: str) -> ResponseReturnValue:
-    return download(kind, games.all_games, "hearts-games")
+    return download(kind, games.all_games, "hearts-games", games.size_of_all())
 
 
 @bp.get(f"/games/<int:game_id>/{EXPORT_NAME}<kind>")
 @from_own_pages
 def export_game(game_id: int, kind: str) -> ResponseReturnValue:
     found = games.load_game(game_id)
-    return download(kind, lambda: [found], f"hearts-game-{game_id}")
+    return download(kind, lambda: [found], f"hearts-game-{game_id}", (1, len(found.state.hands)))
 
 
 WRITERS = {"json": (export.json_parts, "application/json"), "csv": (export.csv_parts, "text/csv")}
 
 
-def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: str) -> ResponseReturnValue:
-    """The export streamed a game at a time, while the phone downloading it is there to take it."""
+def download(
+    kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: str, size: tuple[int, int]
+) -> ResponseReturnValue:
+    """The export streamed a game at a time, while the phone downloading it is there to take it; ``size``: its games
+    and their hands."""
     if kind not in WRITERS:
         abort(404, _("Games export as .json or .csv."))
     group, address = scope.current(), client_key(request.remote_addr)
@@ -136,9 +139,12 @@ def download(kind: str, found: Callable[[], Iterable[games.LoadedGame]], stem: s
 
     left = request.environ.get("asgi.scope", {}).get(CLIENT_LEFT)  # the production server's word (server/asgi.py)
 
+    def wanted() -> bool:
+        return left is None or not left.is_set()
+
     def written() -> Iterator[str]:
         try:  # once the phone went away, the rest is for nobody
-            yield from export.in_turns(writer(found()), lambda: left is None or not left.is_set(), address)
+            yield from export.in_turns(writer(found()), wanted, address, export.expected_seconds(*size))
         finally:
             done()
 
