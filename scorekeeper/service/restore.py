@@ -143,6 +143,7 @@ def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
             if export.other_groups:
                 raise rules.RuleError(gettext("This file is a backup of a whole server, with several groups in it: "
                                               "the host restores it with `scorekeeper restore`."))  # fmt: skip
+            turn.keep_place()  # what it stores, it stores to the end
             return store_games(export.games(), share, functools.partial(turn.rest, before_waiting=db.session.commit))
     except OwnerHasOne:
         said = gettext("An import of this group is under way: nothing was imported from this file. Import it again "

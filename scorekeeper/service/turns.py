@@ -19,10 +19,11 @@ batch of the import's, not for its few seconds. Its places are counted where it 
 
 Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
 pages' threads: server/asgi.py), so the turns hold AT_ONCE at most, and of those one an owner (a group) and one an
-address: past that, more work is refused at once (``NoTurn``), never left to wait; but when work waiting that has not
-begun stands after the new work (it is expected to take longer, or its group and address have had more lately), it
-gives its place up to it, refused as if it had come last. So files that take long, or look small, keep no group's
-small file out, and an import pausing between its batches (SQLite's pause, ``Turn.rest``) holds no turn meanwhile.
+address: past that, more work is refused at once (``NoTurn``), never left to wait; but when work waiting that has
+stored nothing yet stands after the new work (it is expected to take longer, or its group and address have had more
+lately), it gives its place up to it, refused as if it had come last. So files that take long, or look small, keep
+no group's small file out, and an import pausing between its batches (SQLite's pause, ``Turn.rest``) holds no turn
+meanwhile.
 """
 
 import itertools
@@ -102,9 +103,9 @@ class Turns:
         return Turn(self, owner, address, next(self.arrivals), expected)
 
     def enter(self, turn: "Turn", owner: Hashable, address: Hashable) -> None:
-        """A place in the turns for ``turn``. With every place taken, the work waiting not yet begun that stands last
-        gives its place up, if it stands after ``turn``: many files that take long (or look small) keep no other
-        group's small one out."""
+        """A place in the turns for ``turn``. With every place taken, the work waiting that has stored nothing yet and
+        stands last gives its place up, if it stands after ``turn``: many files that take long (or look small) keep
+        no other group's small one out."""
         with self.lock:
             if owner in self.owners:
                 raise OwnerHasOne()
@@ -112,8 +113,8 @@ class Turns:
                 raise AddressHasOne()
             if len(self.owners) >= self.at_once:
                 now = self.wall()
-                unbegun = [waiting for waiting in self.waiting if waiting.placed and not waiting.started]
-                last = max(unbegun, key=lambda waiting: (self.rank(waiting, now), waiting.arrival), default=None)
+                unkept = [waiting for waiting in self.waiting if waiting.placed and not waiting.kept]
+                last = max(unkept, key=lambda waiting: (self.rank(waiting, now), waiting.arrival), default=None)
                 if last is None or self.rank(last, now) <= self.rank(turn, now):
                     raise TooManyWaiting()
                 self.waiting.remove(last)
@@ -124,18 +125,18 @@ class Turns:
             turn.placed = True
 
     def wait(self, turn: "Turn") -> None:
-        """Until ``turn``'s work has the turn; TooManyWaiting if it gave its place up before it began."""
+        """Until ``turn``'s work has the turn; TooManyWaiting if it gave its place up meanwhile (``enter``)."""
         with self.lock:
             if not self.busy:
                 self.busy = True
-                turn.began, turn.started = self.clock(), True
+                turn.began, turn.holding = self.clock(), True
                 return
             turn.woken.clear()
             self.waiting.append(turn)
         turn.woken.wait()  # busy stays set: the turn is handed over
         if turn.refused:
             raise TooManyWaiting()
-        turn.began, turn.started = self.clock(), True
+        turn.began, turn.holding = self.clock(), True
 
     def give_up(self) -> None:
         with self.lock:
@@ -192,9 +193,10 @@ class Turn:
         self.keys: tuple[Hashable, ...] = (("owner", owner), *([("address", address)] if address is not None else []))
         self.woken = threading.Event()
         self.began = 0.0  # the clock when its present turn began
-        self.started = False  # it has had a turn
+        self.holding = False  # it has the turn now
         self.placed = False  # it holds one of the places in the turns (Turns.taken)
-        self.refused = False  # it gave its place up before it began (Turns.enter)
+        self.kept = False  # it keeps its place to its end: it has begun to store (``keep_place``)
+        self.refused = False  # it gave its place up (Turns.enter)
 
     def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
         """Between two steps of the work: once it is due (``due``), the turn goes to the work waiting that stands
@@ -236,8 +238,15 @@ class Turn:
         finally:
             self.give_up()
 
+    def keep_place(self) -> None:
+        """From now on the work stores what it does: it keeps its place in the turns to its end, never refused."""
+        self.kept = True
+
     def give_up(self) -> None:
         """The turn given up, the processor it took counted to the work's owner: the whole of it, however short."""
+        if not self.holding:  # refused as it waited (Turns.enter): the turn is another's
+            return
+        self.holding = False
         used = self.turns.clock() - self.began
         self.worked += used
         self.turns.count(self.keys, used)

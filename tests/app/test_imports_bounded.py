@@ -387,6 +387,49 @@ def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_long
     assert went == ["a club's game", "file 1"] and not taking.owners and not taking.addresses
 
 
+@pytest.mark.parametrize(
+    ("storing", "went"),
+    [
+        (False, ["the file works", "the file is refused", "a club's game"]),
+        (True, ["the file works", "a club's game is refused", "the file works again"]),
+    ],
+)
+def test_an_import_gives_its_place_up_until_it_stores(storing, went):
+    """An import checking its file has stored nothing: it may give its place to a smaller one, and be refused as if
+    it had come last. Once it stores, it keeps its place to its end (the games it stores are never left half)."""
+    taking, said = turns.Turns(seconds=0, at_once=2), []
+
+    def importing(group, address, expected, steps):
+        try:
+            with taking.taken(group, address, expected) as turn:
+                for step in steps:
+                    step(turn)
+        except turns.TooManyWaiting:
+            said.append(f"{group} is refused")
+
+    def works(words):
+        return lambda turn: said.append(words)
+
+    def checks_then_waits(turn):  # or stores, then waits
+        said.append("the file works")
+        if storing:
+            turn.keep_place()
+        turn.share()
+
+    file_steps = [checks_then_waits, works("the file works again")]
+    with taking.taken("a group importing", "10.0.0.1") as working:
+        waiting_in_order(
+            taking, [file := threading.Thread(target=importing, args=("the file", "10.6.6.6", 5.0, file_steps))]
+        )
+        working.share()  # the file works, then waits for its next turn
+        club = threading.Thread(target=importing, args=("a club's game", "10.0.0.2", 0.001, [works("a club's game")]))
+        club.start()
+        until(lambda: len(said) == 2)
+    for thread in (file, club):
+        thread.join(GUARD_SECONDS)
+    assert said == went and not taking.owners and not taking.busy
+
+
 def test_an_import_rests_between_its_batches_without_its_turn():
     """Fourteenth probe, C2: on SQLite an import sleeps between batches (a phone's write goes between them); it
     slept holding its turn, and the processor idled while other groups' work waited."""
