@@ -30,21 +30,28 @@ RECENT = 10  # games on a player's page
 # imports, one export or import working at a time (service/turns.py).
 EXPORTS_AT_ONCE = 2
 EXPORTS_MOST = 16
+# Of those, the last few are for small exports alone (expected to take SMALL_EXPORT_SECONDS of processor at most: a
+# group's evenings of a year): a small one is written in a turn and its place is free again, so exports that take
+# long, however many addresses ask for them, never keep a group's small one out.
+SMALL_PLACES = 4
+SMALL_EXPORT_SECONDS = 0.25
 EXPORT_NAME = "export."  # the last part of an export's address: export.json, export.csv
 # Set by the production server once an answer's client has left (a threading.Event in the request's ASGI scope).
 CLIENT_LEFT = "scorekeeper.client_left"
 
 
 class Slots:
-    """So many at once for each group and each address, and so many in all."""
+    """So many at once for each group and each address, and so many in all, the last ``kept`` of them for small
+    ones."""
 
-    def __init__(self, each: int, most: int) -> None:
-        self.each, self.most, self.lock, self.held = each, most, threading.Lock(), Counter[Hashable]()
+    def __init__(self, each: int, most: int, kept: int = 0) -> None:
+        self.each, self.most, self.kept, self.lock, self.held = each, most, kept, threading.Lock(), Counter[Hashable]()
 
-    def take(self, group: Hashable, address: str) -> bool:
+    def take(self, group: Hashable, address: str, small: bool = True) -> bool:
         with self.lock:
             keys = self.keys(group, address)
-            if any(self.held[key] >= most for key, most in zip(keys, (self.each, self.each, self.most), strict=True)):
+            limits = (self.each, self.each, self.most if small else self.most - self.kept)
+            if any(self.held[key] >= most for key, most in zip(keys, limits, strict=True)):
                 return False
             for key in keys:
                 self.held[key] += 1
@@ -63,7 +70,7 @@ class Slots:
         return ("group", group), ("address", address), "all"
 
 
-EXPORTING = Slots(EXPORTS_AT_ONCE, EXPORTS_MOST)
+EXPORTING = Slots(EXPORTS_AT_ONCE, EXPORTS_MOST, SMALL_PLACES)
 
 
 def is_export(path: str) -> bool:
@@ -131,8 +138,8 @@ def download(
     and their hands."""
     if kind not in WRITERS:
         abort(404, _("Games export as .json or .csv."))
-    group, address = scope.current(), client_key(request.remote_addr)
-    if not EXPORTING.take(group, address):
+    group, address, expected = scope.current(), client_key(request.remote_addr), export.expected_seconds(*size)
+    if not EXPORTING.take(group, address, small=expected <= SMALL_EXPORT_SECONDS):
         return busy(_("Other exports are being written: try again in a moment."))
     writer, mimetype = WRITERS[kind]
     done = Once(lambda: EXPORTING.give_back(group, address))
@@ -144,7 +151,7 @@ def download(
 
     def written() -> Iterator[str]:
         try:  # once the phone went away, the rest is for nobody
-            yield from export.in_turns(writer(found()), wanted, address, export.expected_seconds(*size))
+            yield from export.in_turns(writer(found()), wanted, address, expected)
         finally:
             done()
 
