@@ -28,8 +28,9 @@ from ..store import models, scope
 from ..store.db import db, is_busy
 from . import groups
 from .exported import ExportedGame
+from .file_bytes import objects_in
 from .games import changes_a_game
-from .reader import ExportFile, objects_in
+from .reader import ExportFile
 from .rows import give_hands, new_game_row
 from .turns import LONG_WORK, AddressHasOne, OwnerHasOne, TooManyWaiting
 

@@ -12,7 +12,7 @@ import pytest
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
 from scorekeeper import rules
-from scorekeeper.service import exported, groups, reader, restore, turns
+from scorekeeper.service import exported, file_bytes, groups, reader, restore, turns
 from scorekeeper.store import scope
 from scorekeeper.web.views import errors
 
@@ -457,7 +457,7 @@ def small_games(count):
 def expected_by_first_games(app, data):
     """What an import of ``data`` is expected to take once its first batch is read, in its size's seconds."""
     stream = io.BytesIO(data)
-    export, objects = reader.ExportFile(stream), reader.objects_in(stream)
+    export, objects = reader.ExportFile(stream), file_bytes.objects_in(stream)
     with app.app_context():
         first = list(itertools.islice(export.games(), restore.BATCH))
         part = export.part_read(objects)
