@@ -57,8 +57,8 @@ class AddressHasOne(NoTurn):
 
 
 class TooManyWaiting(NoTurn):
-    """AT_ONCE pieces of work are in the turns already, none of those not yet begun expected to take more; or this
-    work, not yet begun, gave its place to work expected to take less."""
+    """AT_ONCE pieces of work are in the turns already, none of those that have stored nothing standing after this
+    one; or this work, having stored nothing, gave its place to work that stands before it."""
 
 
 class Turns:
@@ -81,7 +81,7 @@ class Turns:
     def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator["Turn"]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
         ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there and none of
-        those not yet begun stands after it. ``expected``: the processor seconds the work is expected to take (an
+        those waiting that have stored nothing stands after it. ``expected``: the processor seconds the work is expected to take (an
         import's, by its file; ``Turn.expect``)."""
         turn = Turn(self, owner, address, next(self.arrivals), expected)
         self.enter(turn, owner, address)
