@@ -81,8 +81,8 @@ class Turns:
     def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator["Turn"]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
         ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there and none of
-        those waiting that have stored nothing stands after it. ``expected``: the processor seconds the work is expected to take (an
-        import's, by its file; ``Turn.expect``)."""
+        those waiting that have stored nothing stands after it. ``expected``: the processor seconds the work is
+        expected to take (an import's, by its file; ``Turn.expect``)."""
         turn = Turn(self, owner, address, next(self.arrivals), expected)
         self.enter(turn, owner, address)
         try:
