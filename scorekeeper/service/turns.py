@@ -13,6 +13,13 @@ file of many small games that its size makes look small: what an import is expec
 says at first, and what its games read so far say once it has read some (restore.py), and it gives its turn at its
 next batch once they say more.
 
+Nor does smaller work that comes later keep larger work waiting for ever: the processor it takes going first is
+owed to the larger work waiting that came before it, which stands that much before. So a stream of small imports,
+each from an address never seen into a group made for it, goes before a larger import that came before it only until
+they have taken what the larger one has had and will take. What work is owed never stands it before what its group
+and address had before it; and work owes nothing to work that came after it, nor to work as large: a group's small
+export still goes before a backlog that came a moment before it, as it would have without the backlog.
+
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
 batch of the import's, not for its few seconds. Its places are counted where it is written (views/history.py).
@@ -155,31 +162,49 @@ class Turns:
     def due_to_others(self, turn: "Turn", used: float) -> bool:
         """Whether ``turn``, having worked ``used`` seconds of its present turn, should give it to work waiting: it
         has worked its few seconds, or work waiting stands MARGIN_SECONDS before it. Working, it stands by its
-        seconds lately and those of its present turn, and those it is expected to take after them: an import found
-        to be larger than its file's size said gives its turn at its next batch."""
+        seconds lately and those of its present turn, and those it is expected to take after them less what it is
+        owed: an import found to be larger than its file's size said gives its turn at its next batch."""
         with self.lock:
             if not self.waiting:
                 return False
             now = self.wall()
             least = min(self.rank(waiting, now) for waiting in self.waiting)
-            mine = self.lately(turn.keys, now) + used + turn.left(used)
+            mine = self.stands(turn, now, used)
             return used >= self.seconds or least + MARGIN_SECONDS <= mine
 
+    def standing(self, turn: "Turn") -> float:
+        """Where ``turn``'s work stands now, were it waiting (``rank``)."""
+        with self.lock:
+            return self.rank(turn, self.wall())
+
     def rank(self, turn: "Turn", now: float) -> float:
-        """Where waiting work stands: its seconds lately, and those it is expected to take still (the lock held). A
-        large import from an address never counted does not go before a group's small export that was."""
-        return self.lately(turn.keys, now) + turn.left()
+        """Where waiting work stands (the lock held): ``stands``."""
+        return self.stands(turn, now)
+
+    def stands(self, turn: "Turn", now: float, used: float = 0.0) -> float:
+        """Where ``turn``'s work stands, ``used`` seconds of its present turn worked (the lock held): its seconds
+        lately, and those it is expected to take still, less what smaller work that came after it and went first
+        took. A large import from an address never counted does not go before a group's small export that was, until
+        the smaller work that went before it since took as long; and what it is owed never stands it before what its
+        group and address had before it."""
+        lately = self.lately(turn.keys, now)
+        return max(lately - turn.worked, lately + used + turn.left(used) - turn.owed, 0.0)
 
     def lately(self, keys: tuple[Hashable, ...], now: float) -> float:
         """The processor seconds lately of the most served of ``keys`` (work's owner and address), each halved
         every HALF_LIFE_SECONDS (the lock held): a new group of an address that has had its seconds is not new."""
         return max((self.used.of(key, now) for key in keys), default=0.0)
 
-    def count(self, keys: tuple[Hashable, ...], seconds: float) -> None:
+    def count(self, turn: "Turn", seconds: float) -> None:
+        """The ``seconds`` of ``turn``'s work, counted to its owner and its address, and owed to the larger work
+        waiting that came before it."""
         with self.lock:
             now = self.wall()
-            for key in keys:
+            for key in turn.keys:
                 self.used.add(key, seconds, now)
+            for waiting in self.waiting:
+                if waiting.arrival < turn.arrival and waiting.expected > turn.expected:
+                    waiting.owed += seconds
 
 
 class Turn:
@@ -197,6 +222,7 @@ class Turn:
         self.placed = False  # it holds one of the places in the turns (Turns.taken)
         self.kept = False  # it keeps its place to its end: it has begun to store (``keep_place``)
         self.refused = False  # it gave its place up (Turns.enter)
+        self.owed = 0.0  # the processor smaller work that came after it took as it waited (Turns.count)
 
     def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
         """Between two steps of the work: once it is due (``due``), the turn goes to the work waiting that stands
@@ -214,6 +240,10 @@ class Turn:
         self.give_up()
         time.sleep(seconds)
         self.turns.wait(self)
+
+    def standing(self) -> float:
+        """Where the work stands in the turns now, were it waiting: the least goes first (``Turns.rank``)."""
+        return self.turns.standing(self)
 
     def expect(self, seconds: float) -> None:
         """The whole work is now expected to take ``seconds`` of processor (an import's, as it reads its file)."""
@@ -249,7 +279,7 @@ class Turn:
         self.holding = False
         used = self.turns.clock() - self.began
         self.worked += used
-        self.turns.count(self.keys, used)
+        self.turns.count(self, used)
         self.turns.give_up()
 
 

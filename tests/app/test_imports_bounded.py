@@ -359,6 +359,76 @@ def test_an_import_larger_than_its_file_said_gives_its_turn_at_its_next_batch():
     assert went == ["the club's import", "the file of small games"]
 
 
+def test_a_stream_of_small_imports_lets_a_larger_one_that_came_before_in_once_they_took_as_long():
+    """Sixteenth probe, Q2: a stream of small imports, each from an address never seen into a group made for it,
+    each stood before another group's larger import: it waited until the stream stopped (27.9 s). Now what work that
+    came later and went first took is owed to the work that waits, which stands that much before."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    went, threads = [], []
+
+    def started(target, *args):
+        thread = threading.Thread(target=target, args=args)
+        threads.append(thread)
+        thread.start()
+        until(lambda: any(turn.keys[0] == ("owner", args[0]) for turn in taking.waiting))
+
+    def small_import(group, number):
+        with taking.taken(group, f"10.9.0.{number}", expected=0.14):
+            if number == 0:
+                started(larger_import, "a club")
+            if number < 30:
+                started(small_import, f"a group made for file {number + 1}", number + 1)  # the next, as this works
+            until(lambda: len(taking.waiting) == len(taking.owners) - 1)  # and the club, if it rests, waits again
+            now[0] += 0.14
+            went.append(number)
+
+    def larger_import(group):
+        with taking.taken(group, "10.0.0.1", expected=0.5) as turn:
+            now[0] += 0.25
+            turn.rest(0.0)  # its first batch: the next small one waits, and stands after it still
+            now[0] += 0.25
+            went.append(group)
+
+    small_import("a group made for file 0", 0)
+    for thread in threads:
+        thread.join(GUARD_SECONDS)
+    # the first came before it, and owes it nothing; after three more, 0.42 s owed, it stands before the next; one
+    # works as it rests, and its first batch's seconds do not stand it after the next again
+    assert went.index("a club") == 5 and went[-1] == 30
+
+
+def test_work_as_large_that_came_later_and_went_first_is_owed_nothing():
+    """The work of a backlog, alike, takes turns: none is owed the others' seconds, or a backlog that came a moment
+    before a group's small export would stand before it, first come, first served (the thirteenth probe's burst)."""
+    now = [0.0]
+    taking = turns.Turns(seconds=0.3, clock=lambda: now[0])
+    went = []
+
+    def export(expected):
+        with taking.turn("a club", "10.0.0.1", expected).step():
+            now[0] += expected
+            went.append("the club's export")
+
+    def second_file():
+        with taking.taken("a second file's group", "10.6.6.2", expected=1.2):
+            club = threading.Thread(target=export, args=(0.01,))
+            club.start()
+            until(lambda: len(taking.waiting) == 2)  # the first file, then the club's export
+            now[0] += 0.9
+            went.append("the second file")
+        club.join(GUARD_SECONDS)
+
+    export(0.3)  # the club's seconds lately
+    with taking.taken("a first file's group", "10.6.6.1", expected=1.2) as first:
+        waiting_in_order(taking, [second := threading.Thread(target=second_file)])
+        now[0] += 0.4
+        first.share()  # its few seconds are over: the second file works 0.9 s, then the club's export goes first
+        went.append("the first file")
+    second.join(GUARD_SECONDS)
+    assert went == ["the club's export", "the second file", "the club's export", "the first file"]
+
+
 def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_longer():
     """Fourteenth probe, C2: 32 files that take minutes each held every place in the turns, and another group's
     file of one game was refused 17 times over 71 s. Now, with every place taken, the work waiting not yet begun that
