@@ -5,7 +5,7 @@ Three things happen here, around the Flask app, in the server's event loop:
 - a request's body is read whole before a worker thread sees it (reading.py); a body refused for its size has its
   connection closed after the app's 413. An import runs on threads of its own, more than the imports' turns hold
   (service/turns.py), so that imports waiting their turn never hold a thread the pages need, and one past the turns
-  is refused at once; and so does an export (the app writes EXPORTS_MOST at once);
+  is refused at once; and so does an export (the app writes EXPORTS_MOST at once, and places.WAITING wait for one);
 - a follow stream (``…/follow/events``) is answered by the app first, then kept open, each change to its game told
   on it (streams.py), and on PostgreSQL a listener hears every process's changes;
 - an address refused lately has its requests run in a lane of one thread (guessers.py); any other page waits for
@@ -24,7 +24,7 @@ from flask import Flask
 
 from .. import config
 from ..security.bodies import IMPORT, body_kind, body_max
-from ..service import turns
+from ..service import places, turns
 from ..store import news
 from ..store.db import db
 from ..web.views.history import CLIENT_LEFT, EXPORTS_MOST, is_export
@@ -53,10 +53,10 @@ class Entry:
         self.stopping: Callable[[], bool] = lambda: False
         self.closing: asyncio.Event | None = None  # set as the server stops: the streams end
         self.wsgi = on_threads(app, threads)
-        # as many as the turns hold (and the exports written at once), and as many again as the pages have, to refuse
-        # at once the imports (and exports) past them
+        # as many as the turns hold (and the exports written at once, and waiting for a place), and as many again as the
+        # pages have, to refuse at once the imports (and exports) past them
         self.imports = on_threads(app, turns.AT_ONCE + threads)
-        self.exports = on_threads(app, EXPORTS_MOST + threads)
+        self.exports = on_threads(app, EXPORTS_MOST + places.WAITING + threads)
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)

@@ -15,7 +15,7 @@ from ..store import scope
 from ..store.db import db
 from .loaded import LoadedGame
 from .serialize import game_json, timestamp
-from .turns import LONG_WORK
+from .turns import LONG_WORK, Turn
 
 EXPORT_FORMAT = "hearts-scorekeeper"
 EXPORT_VERSION = 1  # the games of one group
@@ -60,16 +60,19 @@ def expected_seconds(games: int, hands: int) -> float:
     return round(games * SECONDS_PER_GAME + hands * SECONDS_PER_HAND, 6)
 
 
-def in_turns(
-    parts: Iterator[str], wanted: Callable[[], bool], address: str | None = None, expected: float = 0.0
-) -> Iterator[str]:
-    """``parts`` (an export's, a game each) while they are ``wanted``, written in turns of the long work's
+def turn(address: str | None = None, expected: float = 0.0) -> Turn:
+    """The turns of an export of the group in scope, for the phone at ``address``: the processor they take is counted
+    to both, and the export stands by it and by the seconds it is ``expected`` to take (``expected_seconds``), as an
+    import does."""
+    return LONG_WORK.turn(scope.current(), address, expected)
+
+
+def in_turns(parts: Iterator[str], wanted: Callable[[], bool], turn: Turn) -> Iterator[str]:
+    """``parts`` (an export's, a game each) while they are ``wanted``, written in ``turn``'s turns of the long work
     (turns.py), one at a time with the imports and the other exports: in each turn, games until TURN_MOST characters
     are written or work waiting is due the turn; then the turn is given up while the phone reads them. Nor is a
-    database connection held while a turn is waited for (the pool has few). The turns' processor is counted to the
-    group in scope and to the phone's ``address``; the export stands by it and by the seconds it is ``expected``
-    to take (``expected_seconds``), as an import does."""
-    turn, more = LONG_WORK.turn(scope.current(), address, expected), True
+    database connection held while a turn is waited for (the pool has few)."""
+    more = True
     while more and wanted():
         written: list[str] = []
         with turn.step(db.session.commit):

@@ -1,8 +1,7 @@
 """Looking back: past games, one game's review, players' records, export and import."""
 
 import threading
-from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, stream_with_context, url_for
 from flask.typing import ResponseReturnValue
@@ -12,7 +11,9 @@ from ... import rules
 from ...security.guesses import client_key
 from ...security.sites import from_own_pages
 from ...service import export, games, records, restore
+from ...service.places import Places
 from ...store import scope
+from ...store.db import db
 from ...store.models import ROW_NUMBER_MAX
 from ..chart import totals_chart
 from ..forms import ActionForm, seat_or_text
@@ -23,11 +24,12 @@ bp = Blueprint("history", __name__)
 
 PAGE = 20
 RECENT = 10  # games on a player's page
-# Exports of one group (and of one address) written at once by this process; another waits (503): each one replays
-# every game it writes. Each group has its own, so no group's exports make another's wait; a phone that stops reading
-# one is cut off by the server (server/asgi.py, SEND_WAIT_SECONDS). The production server writes them on threads of
-# their own, EXPORTS_MOST at once, never on the pages' threads (server/asgi.py), and their games in turns with the
-# imports, one export or import working at a time (service/turns.py).
+# Exports of one group (and of one address) written at once by this process; another is refused (503): each one
+# replays every game it writes. Each group has its own, so no group's exports make another's wait; a phone that stops
+# reading one is cut off by the server (server/asgi.py, SEND_WAIT_SECONDS). The production server writes them on
+# threads of their own, EXPORTS_MOST at once (and those waiting for a place: service/places.py), never on the pages'
+# threads (server/asgi.py), and their games in turns with the imports, one export or import working at a time
+# (service/turns.py). Past EXPORTS_MOST, an export waits for a place, the one that stands first in the turns first.
 EXPORTS_AT_ONCE = 2
 EXPORTS_MOST = 16
 # Of those, the last few are for small exports alone (expected to take SMALL_EXPORT_SECONDS of processor at most: a
@@ -40,37 +42,7 @@ EXPORT_NAME = "export."  # the last part of an export's address: export.json, ex
 CLIENT_LEFT = "scorekeeper.client_left"
 
 
-class Slots:
-    """So many at once for each group and each address, and so many in all, the last ``kept`` of them for small
-    ones."""
-
-    def __init__(self, each: int, most: int, kept: int = 0) -> None:
-        self.each, self.most, self.kept, self.lock, self.held = each, most, kept, threading.Lock(), Counter[Hashable]()
-
-    def take(self, group: Hashable, address: str, small: bool = True) -> bool:
-        with self.lock:
-            keys = self.keys(group, address)
-            limits = (self.each, self.each, self.most if small else self.most - self.kept)
-            if any(self.held[key] >= most for key, most in zip(keys, limits, strict=True)):
-                return False
-            for key in keys:
-                self.held[key] += 1
-            return True
-
-    def give_back(self, group: Hashable, address: str) -> None:
-        with self.lock:
-            for key in self.keys(group, address):
-                self.held[key] -= 1
-                if not self.held[key]:
-                    del self.held[key]
-
-    @staticmethod
-    def keys(group: Hashable, address: str) -> tuple[Hashable, Hashable, Hashable]:
-        """What a slot counts against: its group's, its address's, and all of them."""
-        return ("group", group), ("address", address), "all"
-
-
-EXPORTING = Slots(EXPORTS_AT_ONCE, EXPORTS_MOST, SMALL_PLACES)
+EXPORTING = Places(EXPORTS_AT_ONCE, EXPORTS_MOST, SMALL_PLACES)
 
 
 def is_export(path: str) -> bool:
@@ -139,19 +111,20 @@ def download(
     if kind not in WRITERS:
         abort(404, _("Games export as .json or .csv."))
     group, address, expected = scope.current(), client_key(request.remote_addr), export.expected_seconds(*size)
-    if not EXPORTING.take(group, address, small=expected <= SMALL_EXPORT_SECONDS):
-        return busy(_("Other exports are being written: try again in a moment."))
-    writer, mimetype = WRITERS[kind]
-    done = Once(lambda: EXPORTING.give_back(group, address))
-
     left = request.environ.get("asgi.scope", {}).get(CLIENT_LEFT)  # the production server's word (server/asgi.py)
 
     def wanted() -> bool:
         return left is None or not left.is_set()
 
+    turn = export.turn(address, expected)
+    if not EXPORTING.take(group, address, expected <= SMALL_EXPORT_SECONDS, turn.standing, wanted, db.session.commit):
+        return busy(_("Other exports are being written: try again in a moment."))
+    writer, mimetype = WRITERS[kind]
+    done = Once(lambda: EXPORTING.give_back(group, address))
+
     def written() -> Iterator[str]:
         try:  # once the phone went away, the rest is for nobody
-            yield from export.in_turns(writer(found()), wanted, address, expected)
+            yield from export.in_turns(writer(found()), wanted, turn)
         finally:
             done()
 
