@@ -16,9 +16,12 @@ next batch once they say more.
 Nor does smaller work that comes later keep larger work waiting for ever: the processor it takes going first is
 owed to the larger work waiting that came before it, which stands that much before. So a stream of small imports,
 each from an address never seen into a group made for it, goes before a larger import that came before it only until
-they have taken what the larger one has had and will take. What work is owed never stands it before what its group
-and address had before it; and work owes nothing to work that came after it, nor to work as large: a group's small
-export still goes before a backlog that came a moment before it, as it would have without the backlog.
+they have taken what the larger one has had and will take. What work is owed has it a turn, never keeps it one: it
+gives its turn at its next batch to work that stands before it by what it has and will take, and what it works is
+taken from what it is owed. So an import owed much (the stream was its own addresses') shares the processor with the
+work that comes after it, a batch each, and never keeps it waiting its few seconds. What work is owed never stands it
+before what its group and address had before it; and work owes nothing to work that came after it, nor to work as
+large: a group's small export still goes before a backlog that came a moment before it.
 
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
@@ -150,8 +153,7 @@ class Turns:
             if not self.waiting:
                 self.busy = False
                 return
-            now = self.wall()
-            least = min(self.waiting, key=lambda waiting: (self.rank(waiting, now), waiting.arrival))
+            least = self.first(self.wall())
             self.waiting.remove(least)
             least.woken.set()
 
@@ -162,14 +164,15 @@ class Turns:
     def due_to_others(self, turn: "Turn", used: float) -> bool:
         """Whether ``turn``, having worked ``used`` seconds of its present turn, should give it to work waiting: it
         has worked its few seconds, or work waiting stands MARGIN_SECONDS before it. Working, it stands by its
-        seconds lately and those of its present turn, and those it is expected to take after them less what it is
-        owed: an import found to be larger than its file's size said gives its turn at its next batch."""
+        seconds lately and those of its present turn, and those it is expected to take after them: an import found
+        to be larger than its file's size said gives its turn at its next batch; and so does work that had its turn
+        for what it is owed."""
         with self.lock:
             if not self.waiting:
                 return False
             now = self.wall()
             least = min(self.rank(waiting, now) for waiting in self.waiting)
-            mine = self.stands(turn, now, used)
+            mine = self.lately(turn.keys, now) + used + turn.left(used)  # what it is owed has it a turn, not keeps it
             return used >= self.seconds or least + MARGIN_SECONDS <= mine
 
     def standing(self, turn: "Turn") -> float:
@@ -178,17 +181,17 @@ class Turns:
             return self.rank(turn, self.wall())
 
     def rank(self, turn: "Turn", now: float) -> float:
-        """Where waiting work stands (the lock held): ``stands``."""
-        return self.stands(turn, now)
-
-    def stands(self, turn: "Turn", now: float, used: float = 0.0) -> float:
-        """Where ``turn``'s work stands, ``used`` seconds of its present turn worked (the lock held): its seconds
-        lately, and those it is expected to take still, less what smaller work that came after it and went first
-        took. A large import from an address never counted does not go before a group's small export that was, until
-        the smaller work that went before it since took as long; and what it is owed never stands it before what its
-        group and address had before it."""
+        """Where waiting work stands (the lock held): its seconds lately, and those it is expected to take still, less
+        what it is owed (``count``). A large import from an address never counted does not go before a group's small
+        export that was, until the smaller work that went before it since took as long; and what it is owed never
+        stands it before what its group and address had before it."""
         lately = self.lately(turn.keys, now)
-        return max(lately - turn.worked, lately + used + turn.left(used) - turn.owed, 0.0)
+        return max(lately - turn.worked, lately + turn.left() - turn.owed, 0.0)
+
+    def first(self, now: float) -> "Turn":
+        """The work waiting that stands first: among equals, the one expected to take the least still, then the first
+        come (the lock held)."""
+        return min(self.waiting, key=lambda waiting: (self.rank(waiting, now), waiting.left(), waiting.arrival))
 
     def lately(self, keys: tuple[Hashable, ...], now: float) -> float:
         """The processor seconds lately of the most served of ``keys`` (work's owner and address), each halved
@@ -196,12 +199,13 @@ class Turns:
         return max((self.used.of(key, now) for key in keys), default=0.0)
 
     def count(self, turn: "Turn", seconds: float) -> None:
-        """The ``seconds`` of ``turn``'s work, counted to its owner and its address, and owed to the larger work
-        waiting that came before it."""
+        """The ``seconds`` of ``turn``'s work, counted to its owner and its address; taken from what it is owed, and
+        owed to the larger work waiting that came before it."""
         with self.lock:
             now = self.wall()
             for key in turn.keys:
                 self.used.add(key, seconds, now)
+            turn.owed = max(0.0, turn.owed - seconds)
             for waiting in self.waiting:
                 if waiting.arrival < turn.arrival and waiting.expected > turn.expected:
                     waiting.owed += seconds

@@ -393,9 +393,54 @@ def test_a_stream_of_small_imports_lets_a_larger_one_that_came_before_in_once_th
     small_import("a group made for file 0", 0)
     for thread in threads:
         thread.join(GUARD_SECONDS)
-    # the first came before it, and owes it nothing; after three more, 0.42 s owed, it stands before the next; one
-    # works as it rests, and its first batch's seconds do not stand it after the next again
-    assert went.index("a club") == 5 and went[-1] == 30
+    # the first came before it, and owes it nothing; after three more, 0.42 s owed, it stands before the next. Its
+    # first batch's 0.25 s are taken from what it is owed: one works as it rests, and one more goes before its second
+    assert went.index("a club") == 6 and went[-1] == 30
+
+
+def test_work_owed_much_has_a_turn_for_it_but_keeps_none():
+    """Seventeenth probe: an attacker's large import, owed its addresses' own stream of small imports, stood first
+    and kept its turn for its few seconds, time after time: another group's 435 kB import that came after it took
+    13.2 s (1.8 s before the import was owed anything). Now what work is owed has it a turn, and its batch is taken
+    from it; and it gives its turn at its next batch to work that stands before it by what it has and will take."""
+    now = [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    went = []
+
+    def work(owner, address, expected, batches, seconds):
+        with taking.taken(owner, address, expected) as turn:
+            for batch in range(batches):
+                if batch:
+                    turn.share()
+                now[0] += seconds
+                went.append(owner)
+
+    with taking.taken("a small file's group", "10.9.9.9", expected=0.05):
+        waiting_in_order(
+            taking,
+            [
+                threading.Thread(target=work, args=("a large file", "10.6.6.1", 2.0, 8, 0.25)),
+                *(threading.Thread(target=work, args=(n, f"10.9.0.{n}", 0.05, 1, 0.5)) for n in range(1, 6)),
+                threading.Thread(target=work, args=("a club", "10.0.0.1", 0.5, 2, 0.25)),
+            ],
+        )
+    until(lambda: not taking.owners)
+    # four small files go first, and the large one is owed 2 s: it stands first, and has a turn for a batch. Working,
+    # it stands by what it has and will take again: the last small file, then the large one again (owed that too),
+    # then the club's import and the large one share the processor, a batch each
+    assert went == [
+        1,
+        2,
+        3,
+        4,
+        "a large file",
+        5,
+        "a large file",
+        "a club",
+        "a large file",
+        "a club",
+        *["a large file"] * 5,
+    ]
 
 
 def test_work_as_large_that_came_later_and_went_first_is_owed_nothing():
