@@ -5,7 +5,8 @@ Three things happen here, around the Flask app, in the server's event loop:
 - a request's body is read whole before a worker thread sees it (reading.py); a body refused for its size has its
   connection closed after the app's 413. An import runs on threads of its own, more than the imports' turns hold
   (service/turns.py), so that imports waiting their turn never hold a thread the pages need, and one past the turns
-  is refused at once; and so does an export (the app writes EXPORTS_MOST at once, and places.WAITING wait for one);
+  is refused at once; and so does an export (the app writes EXPORTS_MOST at once, and places.WAITING wait for one),
+  once its group and its address have fewer than EXPORTS_AT_ONCE in the app: the rest wait here, holding no thread;
 - a follow stream (``…/follow/events``) is answered by the app first, then kept open, each change to its game told
   on it (streams.py), and on PostgreSQL a listener hears every process's changes;
 - an address refused lately has its requests run in a lane of one thread (guessers.py); any other page waits for
@@ -27,11 +28,11 @@ from ..security.bodies import IMPORT, body_kind, body_max
 from ..service import places, turns
 from ..store import news
 from ..store.db import db
-from ..web.views.history import CLIENT_LEFT, EXPORTS_MOST, is_export
+from ..web.views.history import CLIENT_LEFT, EXPORTS_AT_ONCE, EXPORTS_MOST, is_export
 from .connections import Connections
 from .guessers import Guessers, Lane, at_once
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
-from .shares import Shares
+from .shares import Each, Shares
 from .streams import STREAMS, Listener, follow
 
 # A client that takes none of an answer for this long is given no more of it: the app's thread writing it (a whole
@@ -62,6 +63,7 @@ class Entry:
         self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
         self.guessers = Guessers(int(app.config.get("BEHIND_PROXY") or 0))
         self.shares = Shares(threads)  # and the pages' threads, given in turn
+        self.exporting = Each(EXPORTS_AT_ONCE)  # each group's and address's exports in the app
         self.listener: Listener | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -146,11 +148,19 @@ class Entry:
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
                 await unless_left(receive, lane, self.imports(scope, body.receive, Taken(send)), left)
             elif scope["method"] == "GET" and is_export(scope["path"]):
-                await unless_left(receive, lane, self.exports(scope, body.receive, Taken(send)), left)
+                exports = lane if lane is not at_once else self.exports_of(scope)
+                await unless_left(receive, exports, self.exports(scope, body.receive, Taken(send)), left)
             else:
                 await unless_left(receive, page, self.wsgi(scope, body.receive, Taken(send)), left)
         finally:
             body.close()
+
+    def exports_of(self, scope: Scope) -> Lane:
+        """How an export runs: once its group and its address have fewer than EXPORTS_AT_ONCE in the app. The others
+        wait here, holding no thread: an address looping exports on a thousand connections has two in the app, and
+        another group's export does not wait for the threads to refuse the rest."""
+        keys = self.shares.keys(self.guessers.address(scope), scope["path"])
+        return functools.partial(self.exporting.run, keys)
 
     def share_of(self, scope: Scope) -> Lane:
         """How a page runs once its group and its address each have a share of the threads free."""

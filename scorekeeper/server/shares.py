@@ -30,7 +30,7 @@ import inspect
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from ..security.group_scope import group_path
 from ..security.guesses import client_key
@@ -51,7 +51,7 @@ class Shares:
 
     def __init__(self, threads: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.free, self.clock = threads, clock
-        self.shares: dict[Key, tuple[asyncio.Semaphore, list[int]]] = {}  # a first key's share, and its users
+        self.shares = Each(EACH)  # a first key's share
         self.running: Counter[Key] = Counter()  # each key's requests in the app
         self.busy = 0  # the busy requests in the app
         self.waiting: list[tuple[list[Key], asyncio.Future[bool]]] = []  # in the order they came; True: busy
@@ -77,7 +77,7 @@ class Shares:
         thread, so that the requests waiting for a thread are few to choose among."""
         begun = False
         try:
-            async with self.share(keys[0] if keys else None):
+            async with self.shares.one(keys[0] if keys else None):
                 busy = await self.thread(keys)
                 began, begun = self.clock(), True
                 try:
@@ -88,21 +88,6 @@ class Shares:
         finally:
             if not begun and inspect.iscoroutine(answer):
                 answer.close()  # never begun: its client left, or the server stopped, while it waited
-
-    @asynccontextmanager
-    async def share(self, key: Key | None) -> AsyncIterator[None]:
-        if key is None:
-            yield
-            return
-        semaphore, users = self.shares.setdefault(key, (asyncio.Semaphore(EACH), [0]))
-        users[0] += 1
-        try:
-            async with semaphore:
-                yield
-        finally:
-            users[0] -= 1
-            if not users[0]:
-                del self.shares[key]
 
     async def thread(self, keys: list[Key]) -> bool:
         """A thread taken for a request of ``keys``, in its turn; whether it is busy."""
@@ -175,3 +160,45 @@ class Shares:
             self.time.add(key, seconds, now)
             if seconds >= HEAVY_SECONDS:
                 self.heavy.add(key, seconds, now)
+
+
+class Each:
+    """``most`` requests at once for each key (a group, an address); the next of a key's waits in the loop, holding no
+    thread, for one of them to end."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.held: dict[Key, tuple[asyncio.Semaphore, list[int]]] = {}  # a key's semaphore, and its users
+
+    async def run(self, keys: list[Key], answer: Awaitable[None]) -> None:
+        """``answer``, once each of ``keys`` has one free; never begun if it is cancelled first (its client left)."""
+        begun = False
+        try:
+            async with AsyncExitStack() as stack:
+                for key in keys:  # always in the same order (a group's, then an address's): none waits in a circle
+                    await stack.enter_async_context(self.one(key))
+                begun = True
+                await answer
+        finally:
+            if not begun and inspect.iscoroutine(answer):
+                answer.close()
+
+    def users(self, key: Key) -> int:
+        """``key``'s requests, in the app or waiting for it."""
+        return self.held[key][1][0] if key in self.held else 0
+
+    @asynccontextmanager
+    async def one(self, key: Key | None) -> AsyncIterator[None]:
+        """One of ``key``'s, once one is free (at once for no key)."""
+        if key is None:
+            yield
+            return
+        semaphore, users = self.held.setdefault(key, (asyncio.Semaphore(self.most), [0]))
+        users[0] += 1
+        try:
+            async with semaphore:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self.held[key]

@@ -22,7 +22,7 @@ from scorekeeper.web.views import history
 from scorekeeper.web.views.history import CLIENT_LEFT, EXPORTING, EXPORTS_AT_ONCE, EXPORTS_MOST
 
 from conftest import run_apart, until
-from server import served_here, status_from
+from server import running_here, served_here, status_from
 
 GUARD_SECONDS = 30  # a cap on a hang, never a measure
 
@@ -346,3 +346,33 @@ def test_an_export_waiting_for_a_place_holds_no_database_connection(open_app, cl
         until(lambda: pool.checkedout() == connections)  # it let go of its own as it began to wait
         held.close()
         assert waiting.result(GUARD_SECONDS) == 1
+
+
+def test_an_addresss_exports_past_its_own_wait_for_one_of_them_holding_no_thread(open_app, client, monkeypatch):  # noqa: F811
+    """Seventeenth probe: 32 addresses, each looping exports on 40 connections, had every export thread refusing
+    their exports past an address's own, and another group's export waited seconds in the threads' queue. On the
+    production server, a group's and an address's exports past their own wait for one of them, holding no thread,
+    and are written then."""
+    started, go_on = threading.Semaphore(0), threading.Event()
+    every_game = games.all_games
+
+    def held_games():
+        started.release()
+        go_on.wait(GUARD_SECONDS)
+        return every_game()
+
+    monkeypatch.setattr(games, "all_games", held_games)
+    key = start_group(client, address="127.0.5.60")["key"]
+    start_game(client, key)
+    more = 3
+    with running_here(open_app) as server, ThreadPoolExecutor(EXPORTS_AT_ONCE + more) as phones:
+        base = f"http://127.0.0.1:{server.addresses()[0][1]}"
+        path = f"/g/{key}/history/export.json"
+        exporting = [phones.submit(status_from, base, "127.0.5.60", "GET", path) for _ in range(EXPORTS_AT_ONCE)]
+        for _ in range(EXPORTS_AT_ONCE):
+            assert started.acquire(timeout=GUARD_SECONDS)
+        exporting += [phones.submit(status_from, base, "127.0.5.60", "GET", path) for _ in range(more)]
+        entry = server.server.config.app
+        until(lambda: entry.exporting.users(("group", key)) == EXPORTS_AT_ONCE + more)  # the rest wait their turn
+        go_on.set()
+        assert [answer.result(GUARD_SECONDS) for answer in exporting] == [200] * (EXPORTS_AT_ONCE + more)

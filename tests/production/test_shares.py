@@ -95,7 +95,7 @@ def test_a_request_whose_client_left_while_it_waited_for_its_share_is_never_begu
         base, taken = f"http://{host}:{port}", server.server.config.app.shares
 
         def in_line():
-            return taken.shares[("group", heavy)][1][0] if ("group", heavy) in taken.shares else 0
+            return taken.shares.users(("group", heavy))
 
         held = [asking.submit(status_from, base, HEAVY, "GET", f"{page}?limit=1") for _ in range(shares.EACH)]
         try:
@@ -138,7 +138,7 @@ def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_a
         begun = list(order)
         go_on.set()
         await asyncio.gather(*running)
-        return begun, order, taken.shares
+        return begun, order, taken.shares.held
 
     begun, answered, held = run_apart(scenario())
     assert begun == ["first", "neither"]
@@ -201,7 +201,7 @@ def test_a_free_thread_goes_to_the_request_whose_group_has_had_the_least_time_in
     assert after_heavy == ["heavy 1", "phone"]  # the phone came after the heavy group's second, and goes first
     assert order == ["heavy 1", "phone", "heavy 2"]
     assert taken.time_of([("group", "heavy")]) == pytest.approx(2.5)  # 5 s, counted half after a half-life
-    assert (taken.free, taken.waiting, taken.shares) == (1, [], {})
+    assert (taken.free, taken.waiting, taken.shares.held) == (1, [], {})
 
 
 def test_busy_groups_run_two_requests_at_once_in_all_and_leave_the_other_threads_to_the_rest():
