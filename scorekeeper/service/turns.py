@@ -13,15 +13,12 @@ file of many small games that its size makes look small: what an import is expec
 says at first, and what its games read so far say once it has read some (restore.py), and it gives its turn at its
 next batch once they say more.
 
-Nor does smaller work that comes later keep larger work waiting for ever: the processor it takes going first is
-owed to the larger work waiting that came before it, which stands that much before. So a stream of small imports,
-each from an address never seen into a group made for it, goes before a larger import that came before it only until
-they have taken what the larger one has had and will take. What work is owed has it a turn, never keeps it one: it
-gives its turn at its next batch to work that stands before it by what it has and will take, and what it works is
-taken from what it is owed. So an import owed much (the stream was its own addresses') shares the processor with the
-work that comes after it, a batch each, and never keeps it waiting its few seconds. What work is owed never stands it
-before what its group and address had before it; and work owes nothing to work that came after it, nor to work as
-large: a group's small export still goes before a backlog that came a moment before it.
+Nor does smaller work that comes later keep larger work waiting for ever: once work has been in the turns a few
+seconds (AGE_SECONDS), a quarter of the processor (OLDEST_SHARE) goes to the work that has been there longest, a
+batch at a time, first come, first served; the rest to the work that stands first. So a stream of small imports,
+each from an address never seen into a group made for it, lets a larger import that came before it in at a quarter
+of the processor at least; and work that waited long, however it came to (an attacker's files, behind the attacker's
+own stream), goes before other groups' work for a quarter of the processor at most, a turn at a time.
 
 An export takes its turns a step at a time (``Turns.turn``, ``Turn.step``): while its phone reads what it wrote, it
 holds no turn, so a phone that reads slowly keeps nobody waiting. Beside a large import, its next step waits for a
@@ -47,6 +44,8 @@ from .lately import Lately
 
 TURN_SECONDS = 2.0  # of the processor, for the thread working, at most
 MARGIN_SECONDS = 0.25  # work gives its turn to work waiting that stands this far before it: not to its equal
+OLDEST_SHARE = 0.25  # of the processor lately, for the work in the turns longest
+AGE_SECONDS = 2.0  # once it has been there this long
 HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long after, a quarter twice as long after
 AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
 PER_ADDRESS = 1  # of them from one address
@@ -86,6 +85,8 @@ class Turns:
         self.owners: set[Hashable] = set()  # whose work is in the turns, working or waiting
         self.addresses: Counter[Hashable] = Counter()  # and from where
         self.arrivals = itertools.count()
+        # the processor of the last turn given to the work in the turns longest, and of the turns given since
+        self.oldest_used, self.since_oldest = 0.0, 0.0
 
     @contextmanager
     def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator["Turn"]:
@@ -166,13 +167,13 @@ class Turns:
         has worked its few seconds, or work waiting stands MARGIN_SECONDS before it. Working, it stands by its
         seconds lately and those of its present turn, and those it is expected to take after them: an import found
         to be larger than its file's size said gives its turn at its next batch; and so does work that had its turn
-        for what it is owed."""
+        for having waited longest."""
         with self.lock:
             if not self.waiting:
                 return False
             now = self.wall()
             least = min(self.rank(waiting, now) for waiting in self.waiting)
-            mine = self.lately(turn.keys, now) + used + turn.left(used)  # what it is owed has it a turn, not keeps it
+            mine = self.rank(turn, now, used)
             return used >= self.seconds or least + MARGIN_SECONDS <= mine
 
     def standing(self, turn: "Turn") -> float:
@@ -180,17 +181,22 @@ class Turns:
         with self.lock:
             return self.rank(turn, self.wall())
 
-    def rank(self, turn: "Turn", now: float) -> float:
-        """Where waiting work stands (the lock held): its seconds lately, and those it is expected to take still, less
-        what it is owed (``count``). A large import from an address never counted does not go before a group's small
-        export that was, until the smaller work that went before it since took as long; and what it is owed never
-        stands it before what its group and address had before it."""
-        lately = self.lately(turn.keys, now)
-        return max(lately - turn.worked, lately + turn.left() - turn.owed, 0.0)
+    def rank(self, turn: "Turn", now: float, used: float = 0.0) -> float:
+        """Where work stands, ``used`` seconds of its present turn worked: its seconds lately, and those it is expected
+        to take still (the lock held). A large import from an address never counted does not go before a group's
+        small export that was."""
+        return self.lately(turn.keys, now) + used + turn.left(used)
 
     def first(self, now: float) -> "Turn":
-        """The work waiting that stands first: among equals, the one expected to take the least still, then the first
-        come (the lock held)."""
+        """The work waiting that has the next turn (the lock held): the one in the turns longest, once that is
+        AGE_SECONDS, if the turns given since the last given for that have had OLDEST_SHARE's other part of the
+        processor; else the one that stands first, and among equals the one expected to take the least still, then
+        the first come. A turn for the oldest is never put by to be had later: no work has several in a row."""
+        oldest = min(self.waiting, key=lambda waiting: waiting.arrival)
+        due = self.since_oldest >= (1 / OLDEST_SHARE - 1) * self.oldest_used
+        if due and now - oldest.came >= AGE_SECONDS:
+            oldest.oldest = True
+            return oldest
         return min(self.waiting, key=lambda waiting: (self.rank(waiting, now), waiting.left(), waiting.arrival))
 
     def lately(self, keys: tuple[Hashable, ...], now: float) -> float:
@@ -199,16 +205,17 @@ class Turns:
         return max((self.used.of(key, now) for key in keys), default=0.0)
 
     def count(self, turn: "Turn", seconds: float) -> None:
-        """The ``seconds`` of ``turn``'s work, counted to its owner and its address; taken from what it is owed, and
-        owed to the larger work waiting that came before it."""
+        """The ``seconds`` of ``turn``'s work, counted to its owner and its address, and to the turns given for having
+        waited longest if it was one."""
         with self.lock:
             now = self.wall()
             for key in turn.keys:
                 self.used.add(key, seconds, now)
-            turn.owed = max(0.0, turn.owed - seconds)
-            for waiting in self.waiting:
-                if waiting.arrival < turn.arrival and waiting.expected > turn.expected:
-                    waiting.owed += seconds
+            if turn.oldest:
+                self.oldest_used, self.since_oldest = seconds, 0.0
+            else:
+                self.since_oldest += seconds
+            turn.oldest = False
 
 
 class Turn:
@@ -226,7 +233,8 @@ class Turn:
         self.placed = False  # it holds one of the places in the turns (Turns.taken)
         self.kept = False  # it keeps its place to its end: it has begun to store (``keep_place``)
         self.refused = False  # it gave its place up (Turns.enter)
-        self.owed = 0.0  # the processor smaller work that came after it took as it waited (Turns.count)
+        self.oldest = False  # its present turn was given for its having been in the turns longest (Turns.first)
+        self.came = turns.wall()  # when it came to the turns
 
     def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
         """Between two steps of the work: once it is due (``due``), the turn goes to the work waiting that stands

@@ -359,13 +359,17 @@ def test_an_import_larger_than_its_file_said_gives_its_turn_at_its_next_batch():
     assert went == ["the club's import", "the file of small games"]
 
 
-def test_a_stream_of_small_imports_lets_a_larger_one_that_came_before_in_once_they_took_as_long():
+def test_a_stream_of_small_imports_lets_a_larger_one_that_came_before_in_once_it_has_been_there_a_while():
     """Sixteenth probe, Q2: a stream of small imports, each from an address never seen into a group made for it,
-    each stood before another group's larger import: it waited until the stream stopped (27.9 s). Now what work that
-    came later and went first took is owed to the work that waits, which stands that much before."""
-    now = [0.0]
-    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+    each stood before another group's larger import: it waited until the stream stopped (27.9 s). Now, once work has
+    been in the turns AGE_SECONDS, the one there longest has a quarter of the processor."""
+    now, wall = [0.0], [0.0]  # the processor, and the time: a second of one is a second of the other here
+    taking = turns.Turns(seconds=2, clock=lambda: now[0], wall=lambda: wall[0])
     went, threads = [], []
+
+    def worked(seconds):
+        now[0] += seconds
+        wall[0] += seconds
 
     def started(target, *args):
         thread = threading.Thread(target=target, args=args)
@@ -380,72 +384,58 @@ def test_a_stream_of_small_imports_lets_a_larger_one_that_came_before_in_once_th
             if number < 30:
                 started(small_import, f"a group made for file {number + 1}", number + 1)  # the next, as this works
             until(lambda: len(taking.waiting) == len(taking.owners) - 1)  # and the club, if it rests, waits again
-            now[0] += 0.14
+            worked(0.14)
             went.append(number)
 
     def larger_import(group):
         with taking.taken(group, "10.0.0.1", expected=0.5) as turn:
-            now[0] += 0.25
-            turn.rest(0.0)  # its first batch: the next small one waits, and stands after it still
-            now[0] += 0.25
+            worked(0.25)
+            turn.rest(0.0)  # its first batch: the next small one works as it rests
+            worked(0.25)
             went.append(group)
 
     small_import("a group made for file 0", 0)
     for thread in threads:
         thread.join(GUARD_SECONDS)
-    # the first came before it, and owes it nothing; after three more, 0.42 s owed, it stands before the next. Its
-    # first batch's 0.25 s are taken from what it is owed: one works as it rests, and one more goes before its second
-    assert went.index("a club") == 6 and went[-1] == 30
+    # fifteen small ones go first, each standing before it; then it has been there 2.1 s, and has a turn. One small
+    # one works as it rests, and five more, three times its batch, before its next
+    assert went.index("a club") == 21 and went[-1] == 30
 
 
-def test_work_owed_much_has_a_turn_for_it_but_keeps_none():
-    """Seventeenth probe: an attacker's large import, owed its addresses' own stream of small imports, stood first
-    and kept its turn for its few seconds, time after time: another group's 435 kB import that came after it took
-    13.2 s (1.8 s before the import was owed anything). Now what work is owed has it a turn, and its batch is taken
-    from it; and it gives its turn at its next batch to work that stands before it by what it has and will take."""
-    now = [0.0]
-    taking = turns.Turns(seconds=2, clock=lambda: now[0])
+def test_work_in_the_turns_long_has_a_quarter_of_the_processor_never_more():
+    """Seventeenth probe, F1: an attacker's large imports, owed what its own stream of small imports took (the owed
+    processor of an earlier change), stood first for their whole length: another group's 435 kB import that came
+    after them took up to 37.5 s (1.8 s before). Now the work in the turns longest has a quarter of the processor,
+    a turn at a time, never more: another group's import waits for one batch of it."""
+    now, wall = [0.0], [0.0]
+    taking = turns.Turns(seconds=2, clock=lambda: now[0], wall=lambda: wall[0])
     went = []
 
-    def work(owner, address, expected, batches, seconds):
+    def work(owner, address, expected, batches):
         with taking.taken(owner, address, expected) as turn:
             for batch in range(batches):
                 if batch:
                     turn.share()
-                now[0] += seconds
+                now[0] += 0.25
+                wall[0] += 0.25
                 went.append(owner)
 
-    with taking.taken("a small file's group", "10.9.9.9", expected=0.05):
-        waiting_in_order(
-            taking,
-            [
-                threading.Thread(target=work, args=("a large file", "10.6.6.1", 2.0, 8, 0.25)),
-                *(threading.Thread(target=work, args=(n, f"10.9.0.{n}", 0.05, 1, 0.5)) for n in range(1, 6)),
-                threading.Thread(target=work, args=("a club", "10.0.0.1", 0.5, 2, 0.25)),
-            ],
-        )
+    with taking.taken("the attacker's stream", "10.9.9.9", expected=0.05):
+        waiting_in_order(taking, [threading.Thread(target=work, args=("a large file", "10.6.6.1", 13.0, 6))])
+        now[0] += 3.0  # the stream's seconds, as the large file waits
+        wall[0] += 3.0
+        club = threading.Thread(target=work, args=("a club", "10.0.0.1", 1.0, 4))
+        club.start()
+        until(lambda: len(taking.waiting) == 2)  # after the large file
     until(lambda: not taking.owners)
-    # four small files go first, and the large one is owed 2 s: it stands first, and has a turn for a batch. Working,
-    # it stands by what it has and will take again: the last small file, then the large one again (owed that too),
-    # then the club's import and the large one share the processor, a batch each
-    assert went == [
-        1,
-        2,
-        3,
-        4,
-        "a large file",
-        5,
-        "a large file",
-        "a club",
-        "a large file",
-        "a club",
-        *["a large file"] * 5,
-    ]
+    # the large file has been in the turns 3 s: it has a batch; then the club's import, its four batches (three
+    # times as long); then the large file again
+    assert went == ["a large file", *["a club"] * 4, *["a large file"] * 5]
 
 
-def test_work_as_large_that_came_later_and_went_first_is_owed_nothing():
-    """The work of a backlog, alike, takes turns: none is owed the others' seconds, or a backlog that came a moment
-    before a group's small export would stand before it, first come, first served (the thirteenth probe's burst)."""
+def test_a_backlog_that_came_a_moment_before_a_small_export_does_not_go_first():
+    """The work of a backlog takes turns by what it has had and will take, not first come, first served: else a
+    backlog that came a moment before a group's small export would go before it (the thirteenth probe's burst)."""
     now = [0.0]
     taking = turns.Turns(seconds=0.3, clock=lambda: now[0])
     went = []
