@@ -24,6 +24,9 @@ BACKUP_VERSION = 2  # a backup of a server: an export of its first group, with e
 CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", *rules.CARD_KEYS, "moon", "score",
                "total", "place"]  # fmt: skip
 TURN_MOST = 256 * 1024  # characters of an export written in one turn, at most: a few hundred games
+# Characters of an export sent at once, at most: the server waits a while for a phone to take each (server/asgi.py,
+# SEND_WAIT_SECONDS), and a phone on a weak link takes this much in that time.
+SEND_MOST = 16 * 1024
 # The processor an export takes, about: for each game (of no hand, written as CSV), and for each hand (a moon's).
 SECONDS_PER_GAME = 0.00015
 SECONDS_PER_HAND = 0.00008
@@ -70,8 +73,8 @@ def turn(address: str | None = None, expected: float = 0.0) -> Turn:
 def in_turns(parts: Iterator[str], wanted: Callable[[], bool], turn: Turn) -> Iterator[str]:
     """``parts`` (an export's, a game each) while they are ``wanted``, written in ``turn``'s turns of the long work
     (turns.py), one at a time with the imports and the other exports: in each turn, games until TURN_MOST characters
-    are written or work waiting is due the turn; then the turn is given up while the phone reads them. Nor is a
-    database connection held while a turn is waited for (the pool has few)."""
+    are written or work waiting is due the turn; then the turn is given up while the phone reads them, SEND_MOST
+    characters at a time. Nor is a database connection held while a turn is waited for (the pool has few)."""
     more = True
     while more and wanted():
         written: list[str] = []
@@ -83,8 +86,9 @@ def in_turns(parts: Iterator[str], wanted: Callable[[], bool], turn: Turn) -> It
                 if size >= TURN_MOST or turn.due() or not wanted():
                     more = True
                     break
-        if written:
-            yield "".join(written)
+        text = "".join(written)
+        for start in range(0, len(text), SEND_MOST):
+            yield text[start : start + SEND_MOST]
 
 
 def csv_parts(games: Iterable[LoadedGame]) -> Iterator[str]:

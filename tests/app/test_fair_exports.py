@@ -199,6 +199,20 @@ def test_a_turn_writes_many_games_up_to_its_most(client, monkeypatch):  # noqa: 
     assert len(parts) == 7 and len(json.loads(b"".join(parts))["games"]) == 5  # the start, each game, the end
 
 
+def test_a_turns_games_are_sent_a_little_at_a_time(client, monkeypatch):  # noqa: F811
+    """Seventeenth probe, F3: a turn's games were sent in one piece of up to 256 K characters, and the server gives
+    up an answer when its phone takes none of a piece for 20 s: a phone reading below about 13 kB/s had its export
+    cut off. Now a turn's games are sent SEND_MOST characters at a time."""
+    key = start_group(client)["key"]
+    for _ in range(5):
+        start_game(client, key)
+    whole = client.get(f"/g/{key}/history/export.json").get_data()
+    monkeypatch.setattr(export, "SEND_MOST", 100)
+    parts = list(client.get(f"/g/{key}/history/export.json", buffered=False).response)
+    assert b"".join(parts) == whole and len(parts) == -(-len(whole.decode()) // 100)
+    assert all(len(part.decode()) <= 100 for part in parts)
+
+
 def test_an_export_is_expected_to_take_what_its_groups_games_and_hands_say(open_app, client):  # noqa: F811
     """Fourteenth probe, C3: an export stood by its group's seconds lately alone, so the export of a group not seen
     for a while stood before everything, however many games it held: 14 exports of groups of 9,990 games without a
