@@ -32,6 +32,10 @@ NEXT_HEADERS_SECONDS = 45
 # one router, with every phone following a game (40 tables, three followers each), stays below it. Past it, a new
 # connection is answered 503 and closed.
 PER_ADDRESS = 256
+# Of the server's connections (serving.CONNECTIONS), the last KEPT are for addresses holding fewer than FEW: else
+# sixteen addresses, each taking its share, held them all, and every other phone got 503.
+KEPT = 500
+FEW = 8
 # A request's line and headers: a phone's are under 2 kB. A client sending more is answered 400 (serving.py).
 HEADERS_MOST = 16 * 1024
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
@@ -40,18 +44,22 @@ Client = tuple[str, int]  # an address and port, as ASGI's scope["client"] has i
 
 
 class Connections:
-    """The server's open connections, by their client: ``share`` for each address at most (None: no share)."""
+    """The server's open connections, by their client: ``share`` for each address at most (None: no share); and of
+    ``most`` in all, the last KEPT for addresses holding fewer than FEW."""
 
-    def __init__(self, share: int | None) -> None:
-        self.share = share
+    def __init__(self, share: int | None, most: int | None = None) -> None:
+        self.share, self.most = share, most
         self.per_address = Counter[str]()
         self.watched: dict[Client, Watched] = {}
 
     def admit(self, client: Client, watched: "Watched") -> bool:
         """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
-        already."""
+        already, or holds FEW and only the KEPT connections are left."""
         address = client_key(client[0])
         if self.share is not None and self.per_address[address] >= self.share:
+            return False
+        held = self.per_address[address]
+        if self.most is not None and len(self.watched) >= self.most - KEPT and held >= FEW:
             return False
         self.per_address[address] += 1
         self.watched[client] = watched

@@ -213,6 +213,24 @@ def test_a_body_coded_other_than_chunked_is_refused_unread(app):
         assert status == 200 and listed["games"] == []
 
 
+def test_the_last_connections_are_kept_for_addresses_holding_few(monkeypatch):
+    """Eighteenth probe, N2: sixteen addresses, each holding its share of 256 connections, held all 4,000 of the
+    server's, and another group's phone was refused 16 times in a row. Now the last KEPT connections are for
+    addresses holding fewer than FEW."""
+    monkeypatch.setattr(connections, "KEPT", 3)
+    monkeypatch.setattr(connections, "FEW", 2)
+    held, watched = connections.Connections(4, most=6), object()
+    for port in range(3):  # one address, three: the server's first three
+        assert held.admit(("192.0.2.1", port), watched)
+    assert not held.admit(("192.0.2.1", 3), watched)  # within its share, but only the kept ones are left
+    assert held.admit(("192.0.2.2", 1), watched) and held.admit(("192.0.2.2", 2), watched)  # a phone's few
+    assert not held.admit(("192.0.2.2", 3), watched)
+    assert held.admit(("192.0.2.3", 1), watched)  # another phone: the last
+    held.leave(("192.0.2.1", 0))
+    held.leave(("192.0.2.1", 1))
+    assert held.admit(("192.0.2.1", 4), watched)  # it holds fewer than FEW again
+
+
 def test_an_ipv6_hosts_addresses_share_one_share_of_the_connections():
     """Issue 41, fifth probe, M3: the share was by exact address, and an IPv6 host has a /64 of them to open
     connections from. Now a /64 is one address, as it is for every limit of the app."""
