@@ -11,7 +11,8 @@ again (an export, looping), or an address that makes a new group for each file, 
 are counted, and another group's work goes on beside it. Nor is a large import from an address never seen, nor a
 file of many small games that its size makes look small: what an import is expected to take is what its file's size
 says at first, and what its games read so far say once it has read some (restore.py), and it gives its turn at its
-next batch once they say more.
+next batch once they say more. What its size says counts times what the last file of its group, or of its address,
+took more than its size said: such files look small once, not again and again.
 
 Nor does smaller work that comes later keep larger work waiting for ever: once work has been in the turns a few
 seconds (AGE_SECONDS), a quarter of the processor (OLDEST_SHARE) goes to the work that has been there longest, a
@@ -85,6 +86,7 @@ class Turns:
         self.owners: set[Hashable] = set()  # whose work is in the turns, working or waiting
         self.addresses: Counter[Hashable] = Counter()  # and from where
         self.arrivals = itertools.count()
+        self.learned: dict[Hashable, float] = {}  # each owner's and address's last work: what it took, times its guess
         # the processor of the last turn given to the work in the turns longest, and of the turns given since
         self.oldest_used, self.since_oldest = 0.0, 0.0
 
@@ -93,8 +95,12 @@ class Turns:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
         ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there and none of
         those waiting that have stored nothing stands after it. ``expected``: the processor seconds the work is
-        expected to take (an import's, by its file; ``Turn.expect``)."""
+        expected to take (an import's, by its file; ``Turn.expect``), times what the owner's or the address's last
+        work took more than it was first expected to (``learned``): files that take far more than their size says
+        look small once, not again and again."""
         turn = Turn(self, owner, address, next(self.arrivals), expected)
+        with self.lock:
+            turn.expected = expected * max((self.learned.get(key, 1.0) for key in turn.keys), default=1.0)
         self.enter(turn, owner, address)
         try:
             self.wait(turn)
@@ -104,10 +110,20 @@ class Turns:
                 turn.give_up()
         finally:
             with self.lock:
+                if turn.worked and expected:
+                    self.learn(turn.keys, turn.worked / expected)
                 self.owners.discard(owner)
                 self.addresses[address] -= 1
                 if not self.addresses[address]:
                     del self.addresses[address]
+
+    def learn(self, keys: tuple[Hashable, ...], times: float) -> None:
+        """The last work of ``keys`` took ``times`` what it was first expected to (the lock held): at least once."""
+        for key in keys:
+            self.learned.pop(key, None)
+            self.learned[key] = max(1.0, times)
+        while len(self.learned) > REMEMBERED:
+            del self.learned[next(iter(self.learned))]  # the longest not heard of
 
     def turn(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> "Turn":
         """Turns for ``owner``'s work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""

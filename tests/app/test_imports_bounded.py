@@ -492,6 +492,38 @@ def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_long
     assert went == ["a club's game", "file 1"] and not taking.owners and not taking.addresses
 
 
+def test_an_address_whose_last_file_took_far_more_than_its_size_said_is_expected_to_again():
+    """Eighteenth probe, N1: 31 addresses looping files of small games (2.3 s each, 0.24 s by their size), each
+    storing from its first batch, held the places; each new file looked small by its size, so another group's
+    435 kB import, which stood after them, was refused again and again. Now an address's (or a group's) next file is
+    expected to take what its size says times what its last took more than that: it stands by it, and gives its
+    place up to the other group's file."""
+    now, wall = [0.0], [0.0]
+    taking = turns.Turns(at_once=2, clock=lambda: now[0], wall=lambda: wall[0])
+    went, refused = [], []
+
+    def importing(group, address, expected):
+        try:
+            with taking.taken(group, address, expected):
+                went.append(group)
+        except turns.TooManyWaiting:
+            refused.append(group)
+
+    with taking.taken("a group made for a file", "10.6.6.1", expected=0.1):
+        now[0] += 1.0  # ten times what its size said
+    wall[0] += 300.0  # its seconds lately are forgotten; what it took more than its size said is not
+    with taking.taken("another group", "10.0.0.9", expected=0.05):
+        waiting_in_order(
+            taking, [next_file := threading.Thread(target=importing, args=("the next file", "10.6.6.1", 0.1))]
+        )
+        club = threading.Thread(target=importing, args=("a club's file", "10.0.0.1", 0.45))
+        club.start()
+        until(lambda: refused == ["the next file"])  # expected to take 1 s: it stands after the club's file
+    for thread in (next_file, club):
+        thread.join(GUARD_SECONDS)
+    assert went == ["a club's file"] and not taking.owners
+
+
 @pytest.mark.parametrize(
     ("storing", "went"),
     [
