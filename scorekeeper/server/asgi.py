@@ -32,7 +32,7 @@ from ..web.views.history import CLIENT_LEFT, EXPORTS_AT_ONCE, EXPORTS_MOST, is_e
 from .connections import Connections
 from .guessers import Guessers, Lane, at_once
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
-from .shares import Each, Shares
+from .shares import Each, Key, Shares
 from .streams import STREAMS, Listener, follow
 
 # A client that takes none of an answer for this long is given no more of it: the app's thread writing it (a whole
@@ -159,13 +159,15 @@ class Entry:
         """How an export runs: once its group and its address have fewer than EXPORTS_AT_ONCE in the app. The others
         wait here, holding no thread: an address looping exports on a thousand connections has two in the app, and
         another group's export does not wait for the threads to refuse the rest."""
-        keys = self.shares.keys(self.guessers.address(scope), scope["path"])
-        return functools.partial(self.exporting.run, keys)
+        return functools.partial(self.exporting.run, self.keys_of(scope))
 
     def share_of(self, scope: Scope) -> Lane:
         """How a page runs once its group and its address each have a share of the threads free."""
-        keys = self.shares.keys(self.guessers.address(scope), scope["path"])
-        return functools.partial(self.shares.run, keys)
+        return functools.partial(self.shares.run, self.keys_of(scope))
+
+    def keys_of(self, scope: Scope) -> list[Key]:
+        """Whose request this is: its group's, and its address's (behind a proxy, the one it names)."""
+        return self.shares.keys(self.guessers.address(scope), scope["path"])
 
 
 async def unless_left(receive: Receive, run: Lane, answer: Awaitable[None], left: threading.Event) -> None:

@@ -56,9 +56,9 @@ class Connections:
         """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
         already, or holds FEW and only the KEPT connections are left."""
         address = client_key(client[0])
-        if self.share is not None and self.per_address[address] >= self.share:
-            return False
         held = self.per_address[address]
+        if self.share is not None and held >= self.share:
+            return False
         if self.most is not None and len(self.watched) >= self.most - KEPT and held >= FEW:
             return False
         self.per_address[address] += 1

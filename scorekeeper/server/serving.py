@@ -136,9 +136,7 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
     room_for_connections(CONNECTIONS + 100)
     behind_proxy = bool(app.config.get("BEHIND_PROXY"))
     watched = (
-        connections.Connections(None, None)
-        if behind_proxy
-        else connections.Connections(connections.PER_ADDRESS, CONNECTIONS)
+        connections.Connections(None) if behind_proxy else connections.Connections(connections.PER_ADDRESS, CONNECTIONS)
     )
     entry = Entry(app, threads, watched)
     config = uvicorn.Config(
