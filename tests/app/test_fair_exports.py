@@ -94,15 +94,7 @@ def test_exports_are_written_on_threads_of_their_own_so_many_at_once(open_app, c
     page waited up to 17 s. On the production server, with two threads for the pages: EXPORTS_MOST exports written at
     once, by groups at as many addresses, and another group's page is served; one more export waits for a place, on a
     thread of the exports', and is written once one is free."""
-    started, go_on = threading.Semaphore(0), threading.Event()
-    every_game = games.all_games
-
-    def held_games():
-        started.release()
-        go_on.wait(GUARD_SECONDS)
-        return every_game()
-
-    monkeypatch.setattr(games, "all_games", held_games)
+    started, go_on = held_exports(monkeypatch)
     addresses = [f"127.0.5.{number + 1}" for number in range(EXPORTS_MOST // EXPORTS_AT_ONCE + 1)]
     keys = [start_group(client, address=address)["key"] for address in addresses]
     start_game(client, keys[-1])
@@ -121,6 +113,20 @@ def test_exports_are_written_on_threads_of_their_own_so_many_at_once(open_app, c
             go_on.set()
         assert [answer.result(GUARD_SECONDS) for answer in exporting] == [200] * EXPORTS_MOST
         assert one_more.result(GUARD_SECONDS) == 200
+
+
+def held_exports(monkeypatch):
+    """Each export, once it asks for its games, says so (``started``) and waits until told (``go_on``)."""
+    started, go_on = threading.Semaphore(0), threading.Event()
+    every_game = games.all_games
+
+    def held_games():
+        started.release()
+        go_on.wait(GUARD_SECONDS)
+        return every_game()
+
+    monkeypatch.setattr(games, "all_games", held_games)
+    return started, go_on
 
 
 def test_an_export_stops_once_its_phone_went_away(open_app, client, monkeypatch):  # noqa: F811
@@ -367,15 +373,7 @@ def test_an_addresss_exports_past_its_own_wait_for_one_of_them_holding_no_thread
     their exports past an address's own, and another group's export waited seconds in the threads' queue. On the
     production server, a group's and an address's exports past their own wait for one of them, holding no thread,
     and are written then."""
-    started, go_on = threading.Semaphore(0), threading.Event()
-    every_game = games.all_games
-
-    def held_games():
-        started.release()
-        go_on.wait(GUARD_SECONDS)
-        return every_game()
-
-    monkeypatch.setattr(games, "all_games", held_games)
+    started, go_on = held_exports(monkeypatch)
     key = start_group(client, address="127.0.5.60")["key"]
     start_game(client, key)
     more = 3

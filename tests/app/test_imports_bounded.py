@@ -464,12 +464,8 @@ def test_a_backlog_that_came_a_moment_before_a_small_export_does_not_go_first():
     assert went == ["the club's export", "the second file", "the club's export", "the first file"]
 
 
-def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_longer():
-    """Fourteenth probe, C2: 32 files that take minutes each held every place in the turns, and another group's
-    file of one game was refused 17 times over 71 s. Now, with every place taken, the work waiting not yet begun that
-    stands last gives its place to work that stands before it, and no other work's."""
-    taking = turns.Turns(at_once=3)
-    went, refused = [], []
+def importer(taking, went, refused):
+    """An import in ``taking``'s turns, that does nothing: its group put in ``went``, or in ``refused``."""
 
     def importing(group, address, expected):
         try:
@@ -477,6 +473,17 @@ def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_long
                 went.append(group)
         except turns.TooManyWaiting:
             refused.append(group)
+
+    return importing
+
+
+def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_longer():
+    """Fourteenth probe, C2: 32 files that take minutes each held every place in the turns, and another group's
+    file of one game was refused 17 times over 71 s. Now, with every place taken, the work waiting not yet begun that
+    stands last gives its place to work that stands before it, and no other work's."""
+    taking = turns.Turns(at_once=3)
+    went, refused = [], []
+    importing = importer(taking, went, refused)
 
     with taking.taken("a group importing", "10.0.0.1"):
         files = [
@@ -501,13 +508,7 @@ def test_an_address_whose_last_file_took_far_more_than_its_size_said_is_expected
     now, wall = [0.0], [0.0]
     taking = turns.Turns(at_once=2, clock=lambda: now[0], wall=lambda: wall[0])
     went, refused = [], []
-
-    def importing(group, address, expected):
-        try:
-            with taking.taken(group, address, expected):
-                went.append(group)
-        except turns.TooManyWaiting:
-            refused.append(group)
+    importing = importer(taking, went, refused)
 
     with taking.taken("a group made for a file", "10.6.6.1", expected=0.1):
         now[0] += 1.0  # ten times what its size said
