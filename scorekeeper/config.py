@@ -91,7 +91,7 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 
 SECRET_KEY_MIN = 32  # characters: the key signs every phone's session, and a passcode's proof in it
 # Characters no pattern foretells (guessing.unforeseen), and left once common words and rows of keys are taken out
-# (guessing.left_over): 32 random hex digits have fewer once in 100,000 keys.
+# (guessing.left_over): 32 random hex digits have fewer about 4 times in 100,000 keys, 64 (the refusal's way) never.
 SECRET_KEY_UNFORESEEN = 16
 
 
@@ -110,8 +110,8 @@ def secret_key(value: str) -> str:
         raise ValueError(
             _(
                 "at least %(least)d characters long, %(unforeseen)d of them following no pattern (no run such "
-                "as 0123, abcd or qwerty, no repeat, no word repeated, no common password), so that no one could "
-                "guess it: make one with "
+                "as 0123, abcd, qwerty or a1b2c3, no repeat, no word repeated, no common password, no words of a "
+                "template's key such as your-secret-key-here), so that no one could guess it: make one with "
                 '`python3 -c "import secrets; print(secrets.token_hex(32))"`, or leave SECRET_KEY out and the '
                 "app makes its own",
                 least=SECRET_KEY_MIN,

@@ -15,6 +15,10 @@ COMMON_WORDS = (
     "whatever", "freedom", "starwars", "pokemon", "changeme", "default", "guest", "test", "summer", "sommer",
     "winter", "spring", "autumn", "herbst", "qwerty", "qwertz", "azerty", "correcthorsebatterystaple",
     "hearts", "herzen", "scorekeeper",  # this app's own words
+    # The words of the keys that templates and tutorials leave to be replaced, which guessers' lists hold whole
+    "your", "here", "replace", "change", "please", "insecure", "unsafe", "testing", "only", "development", "prod",
+    "production", "random", "string", "long", "example", "sample", "dummy", "placeholder", "super", "this", "with",
+    "not", "use", "for", "key", "token", "session", "private", "flask", "django", "thequickbrownfoxjumpsoverthelazydog",
 )  # fmt: skip
 # Runs a finger or an alphabet makes: keyboard rows (QWERTY, QWERTZ, AZERTY), digits, letters; either way.
 ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm", "qwertzuiop", "yxcvbnm", "azertyuiop", "qsdfghjklm",
@@ -23,20 +27,23 @@ RUN = 3  # keys in a row that count as a run
 
 
 def unforeseen(value: str) -> int:
-    """How many characters of a key the ones before it do not foretell: a run (up, down or by steps), a repeat,
-    or a piece of three seen before (a word repeated) foretells the next.
+    """How many characters of a key the ones before it do not foretell: a run (up, down or by steps, or two runs
+    woven together, a1b2c3), a repeat, or a piece of three seen before (a word repeated, all of it) foretells them.
 
     >>> unforeseen("0123456789abcdef0123456789abcdef"), unforeseen("changeme-changeme-changeme-changeme")
-    (3, 11)
-    >>> unforeseen("correct horse battery staple 2026")
-    28
+    (2, 9)
+    >>> unforeseen("correct horse battery staple 2026"), unforeseen("a1b2c3d4e5f6a7b8c9d0")
+    (28, 7)
     """
+    codes = [ord(char) for char in value]
+    seen = {at + i for at in range(1, len(value) - 2) if value[at : at + 3] in value[: at + 2] for i in range(3)}
     count = 0
-    for at, char in enumerate(value):
-        step = ord(char) - ord(value[at - 1]) if at else 2
-        if abs(step) <= 1 or (at >= 2 and step == ord(value[at - 1]) - ord(value[at - 2])):
+    for at, code in enumerate(codes):
+        step = code - codes[at - 1] if at else 2
+        if abs(step) <= 1 or (at >= 2 and step == codes[at - 1] - codes[at - 2]) or at in seen:
             continue
-        if at >= 2 and value[at - 2 : at + 1] in value[:at]:
+        woven = code - codes[at - 2] if at >= 4 else 2
+        if abs(woven) <= 1 and woven == codes[at - 2] - codes[at - 4]:
             continue
         count += 1
     return count

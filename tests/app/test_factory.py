@@ -71,6 +71,15 @@ WEAK_KEYS = {
     "a common password, numbered": "Password1Password2Password3Password4",
     "the app's own words": "hearts-scorekeeper-secret-key-2026-prod",
     "a famous phrase": "correcthorsebatterystaplecorrecthorse",
+    # issue 41, nineteenth probe: keys of templates and tutorials, which guessers' lists hold
+    "a word repeated, numbered": "supersecretkeysupersecretkey12345",
+    "two runs woven together": "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
+    "a template's key": "your-secret-key-here-replace-me-now",
+    "a test's key": "insecure-secret-key-for-testing-only",
+    "a pangram": "thequickbrownfoxjumpsoverthelazydog",
+    "a template's request": "please-change-this-secret-key-now",
+    "a warning": "development-key-do-not-use-in-prod",
+    "a template's instruction": "replace-with-a-long-random-string-please",
 }
 
 
