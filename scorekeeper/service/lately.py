@@ -30,7 +30,14 @@ class Lately:
         return seconds * math.pow(0.5, (now - at) / self.half_life)
 
     def add(self, key: Hashable, seconds: float, now: float) -> None:
-        self.counted[key] = (self.of(key, now) + seconds, now)
+        self.keep(key, self.of(key, now) + seconds, now)
+
+    def at_least(self, key: Hashable, seconds: float, now: float) -> None:
+        """The key's seconds made ``seconds``, unless it has more lately."""
+        self.keep(key, max(self.of(key, now), seconds), now)
+
+    def keep(self, key: Hashable, seconds: float, now: float) -> None:
+        self.counted[key] = (seconds, now)
         if len(self.counted) > self.remembered:
             for forgotten in sorted(self.counted, key=lambda counted: self.of(counted, now))[: self.remembered // 2]:
                 del self.counted[forgotten]

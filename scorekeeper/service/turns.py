@@ -11,8 +11,9 @@ again (an export, looping), or an address that makes a new group for each file, 
 are counted, and another group's work goes on beside it. Nor is a large import from an address never seen, nor a
 file of many small games that its size makes look small: what an import is expected to take is what its file's size
 says at first, and what its games read so far say once it has read some (restore.py), and it gives its turn at its
-next batch once they say more. What its size says counts times what the last file of its group, or of its address,
-took more than its size said: such files look small once, not again and again.
+next batch once they say more. What its size says counts times the most that the files of its group, or of its
+address, took lately more than their size said (half as much ten minutes on): such files look small once, not again
+and again, and a broken file between them, which takes less than its size says, changes nothing.
 
 Nor does smaller work that comes later keep larger work waiting for ever: once work has been in the turns a few
 seconds (AGE_SECONDS), a quarter of the processor (OLDEST_SHARE) goes to the work that has been there longest, a
@@ -51,6 +52,10 @@ HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long afte
 AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
 PER_ADDRESS = 1  # of them from one address
 REMEMBERED = 1024  # owners and addresses whose seconds lately are remembered
+# What an owner's or an address's work took more than it was first expected to counts half after this long: files
+# that take far more than their size says look small once, and a file that takes less (a broken one) does not make
+# the next look small again.
+LEARNED_HALF_LIFE_SECONDS = 600.0
 
 
 class NoTurn(Exception):
@@ -86,7 +91,8 @@ class Turns:
         self.owners: set[Hashable] = set()  # whose work is in the turns, working or waiting
         self.addresses: Counter[Hashable] = Counter()  # and from where
         self.arrivals = itertools.count()
-        self.learned: dict[Hashable, float] = {}  # each owner's and address's last work: what it took, times its guess
+        # what each owner's and address's work took lately more than it was first expected to: the times less one
+        self.learned = Lately(LEARNED_HALF_LIFE_SECONDS, REMEMBERED)
         # the processor of the last turn given to the work in the turns longest, and of the turns given since
         self.oldest_used, self.since_oldest = 0.0, 0.0
 
@@ -95,12 +101,13 @@ class Turns:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
         ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there and none of
         those waiting that have stored nothing stands after it. ``expected``: the processor seconds the work is
-        expected to take (an import's, by its file; ``Turn.expect``), times what the owner's or the address's last
-        work took more than it was first expected to (``learned``): files that take far more than their size says
-        look small once, not again and again."""
+        expected to take (an import's, by its file; ``Turn.expect``), times the most the owner's or the address's
+        work took lately more than it was first expected to (``learned``): files that take far more than their size
+        says look small once, not again and again."""
         turn = Turn(self, owner, address, next(self.arrivals), expected)
         with self.lock:
-            turn.expected = expected * max((self.learned.get(key, 1.0) for key in turn.keys), default=1.0)
+            now = self.wall()
+            turn.expected = expected * (1 + max(self.learned.of(key, now) for key in turn.keys))
         self.enter(turn, owner, address)
         try:
             self.wait(turn)
@@ -118,12 +125,12 @@ class Turns:
                     del self.addresses[address]
 
     def learn(self, keys: tuple[Hashable, ...], times: float) -> None:
-        """The last work of ``keys`` took ``times`` what it was first expected to (the lock held): at least once."""
+        """The last work of ``keys`` took ``times`` what it was first expected to (the lock held): what they took
+        lately more than that is at least as much, never less (work that took less, a broken file, says nothing of
+        the next)."""
+        now = self.wall()
         for key in keys:
-            self.learned.pop(key, None)
-            self.learned[key] = max(1.0, times)
-        while len(self.learned) > REMEMBERED:
-            del self.learned[next(iter(self.learned))]  # the longest not heard of
+            self.learned.at_least(key, times - 1, now)
 
     def turn(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> "Turn":
         """Turns for ``owner``'s work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""

@@ -499,12 +499,14 @@ def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_long
     assert went == ["a club's game", "file 1"] and not taking.owners and not taking.addresses
 
 
-def test_an_address_whose_last_file_took_far_more_than_its_size_said_is_expected_to_again():
+@pytest.mark.parametrize("broken_between", [False, True], ids=["file after file", "a broken file between"])
+def test_an_address_whose_last_file_took_far_more_than_its_size_said_is_expected_to_again(broken_between):
     """Eighteenth probe, N1: 31 addresses looping files of small games (2.3 s each, 0.24 s by their size), each
     storing from its first batch, held the places; each new file looked small by its size, so another group's
     435 kB import, which stood after them, was refused again and again. Now an address's (or a group's) next file is
-    expected to take what its size says times what its last took more than that: it stands by it, and gives its
-    place up to the other group's file."""
+    expected to take what its size says times what its files took lately more than that: it stands by it, and gives
+    its place up to the other group's file. Nineteenth probe: a broken file sent between two (refused at its first
+    batch, it took less than its size said) made the next look small again."""
     now, wall = [0.0], [0.0]
     taking = turns.Turns(at_once=2, clock=lambda: now[0], wall=lambda: wall[0])
     went, refused = [], []
@@ -512,6 +514,9 @@ def test_an_address_whose_last_file_took_far_more_than_its_size_said_is_expected
 
     with taking.taken("a group made for a file", "10.6.6.1", expected=0.1):
         now[0] += 1.0  # ten times what its size said
+    if broken_between:
+        with taking.taken("a group made for a broken file", "10.6.6.1", expected=0.01):
+            now[0] += 0.001  # a tenth of what its size said
     wall[0] += 300.0  # its seconds lately are forgotten; what it took more than its size said is not
     with taking.taken("another group", "10.0.0.9", expected=0.05):
         waiting_in_order(
