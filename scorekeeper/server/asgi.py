@@ -144,7 +144,8 @@ class Entry:
                 async def app_answer(keep: Send) -> None:
                     await page(self.wsgi(scope, body.receive, keep))
 
-                await follow(app_answer, self.followers, self.closing, receive, send)
+                waiting = functools.partial(self.connections.streaming, scope.get("client"))
+                await follow(app_answer, self.followers, self.closing, receive, send, waiting)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
                 await unless_left(receive, lane, self.imports(scope, body.receive, Taken(send)), left)
             elif scope["method"] == "GET" and is_export(scope["path"]):

@@ -15,7 +15,6 @@ over (``ended``); the deadline for the next headers starts once no request of th
 """
 
 import asyncio
-from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -33,7 +32,10 @@ NEXT_HEADERS_SECONDS = 45
 # connection is answered 503 and closed.
 PER_ADDRESS = 256
 # Of the server's connections (serving.CONNECTIONS), the last KEPT are for addresses holding fewer than FEW: else
-# sixteen addresses, each taking its share, held them all, and every other phone got 503.
+# sixteen addresses, each taking its share, held them all, and every other phone got 503. An address holding more
+# (a club's Wi-Fi, its phones following games) takes the place of a connection that waits (kept alive between two
+# requests, or a follow stream) of the address holding the most, when that one holds more: so addresses filling the
+# server leave another as many connections as each of them holds.
 KEPT = 500
 FEW = 8
 # A request's line and headers: a phone's are under 2 kB. A client sending more is answered 400 (serving.py).
@@ -45,32 +47,54 @@ Client = tuple[str, int]  # an address and port, as ASGI's scope["client"] has i
 
 class Connections:
     """The server's open connections, by their client: ``share`` for each address at most (None: no share); and of
-    ``most`` in all, the last KEPT for addresses holding fewer than FEW."""
+    ``most`` in all, the last KEPT for addresses holding fewer than FEW, or holding fewer than the address that holds
+    the most (one of whose waiting connections is closed for it)."""
 
     def __init__(self, share: int | None, most: int | None = None) -> None:
         self.share, self.most = share, most
-        self.per_address = Counter[str]()
+        self.by_address: dict[str, dict[Client, Watched]] = {}
         self.watched: dict[Client, Watched] = {}
 
     def admit(self, client: Client, watched: "Watched") -> bool:
         """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
-        already, or holds FEW and only the KEPT connections are left."""
+        already, or when only the KEPT connections are left, it holds FEW, and the address that holds the most holds
+        no more than one more than it, or has no connection waiting to close."""
         address = client_key(client[0])
-        held = self.per_address[address]
+        held = len(self.by_address.get(address, ()))
         if self.share is not None and held >= self.share:
             return False
-        if self.most is not None and len(self.watched) >= self.most - KEPT and held >= FEW:
+        full = self.most is not None and len(self.watched) >= (self.most if held < FEW else self.most - KEPT)
+        if full and not self.room_from_the_most(held):
             return False
-        self.per_address[address] += 1
+        self.by_address.setdefault(address, {})[client] = watched
         self.watched[client] = watched
+        return True
+
+    def room_from_the_most(self, held: int) -> bool:
+        """Whether a connection of the address that holds the most, more than ``held`` + 1, waits (between two
+        requests, or on a follow stream): if one does, it is closed, and its place is free."""
+        most = max(self.by_address.values(), key=len, default={})
+        if len(most) <= held + 1:
+            return False
+        waiting = next((client for client, watched in most.items() if watched.waits()), None)
+        if waiting is None:
+            return False
+        self.watched[waiting].close()
+        self.leave(waiting)
         return True
 
     def leave(self, client: Client) -> None:
         if self.watched.pop(client, None) is not None:
             address = client_key(client[0])
-            self.per_address[address] -= 1
-            if not self.per_address[address]:
-                del self.per_address[address]
+            del self.by_address[address][client]
+            if not self.by_address[address]:
+                del self.by_address[address]
+
+    def streaming(self, client: Any) -> None:
+        """The request of ``client`` (ASGI's scope["client"]) is a follow stream now, waiting for news: its
+        connection may be closed for another's (the page opens it again, or asks)."""
+        if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
+            watched.streaming = True
 
     def began(self, client: Any) -> None:
         """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole."""
@@ -100,6 +124,7 @@ class Watched(asyncio.Protocol):
         self.admitted = False
         self.deadline: asyncio.TimerHandle | None = None
         self.under_way = 0  # requests begun and not yet answered (the next may begin before the last's end is told)
+        self.streaming = False  # its request is a follow stream that waits for news (Connections.streaming)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Admitted, with HEADERS_SECONDS for its first request's headers; or answered 503 and closed, unread."""
@@ -137,8 +162,18 @@ class Watched(asyncio.Protocol):
         # Armed here rather than at the next request's first byte, which may come before the answer's end is told;
         # and only once none is under way: the next request may have begun before this one's end is told.
         self.under_way -= 1
+        self.streaming = False
         if not self.under_way:
             self.wait_for_headers(first=False)
+
+    def waits(self) -> bool:
+        """Whether the connection waits: kept alive between two requests, or on a follow stream."""
+        return not self.under_way or self.streaming
+
+    def close(self) -> None:
+        """Closed for another's connection (Connections.room_from_the_most)."""
+        self.no_deadline()
+        self.transport.close()
 
     def eof_received(self) -> bool | None:
         return self.http.eof_received() if self.admitted else None

@@ -26,10 +26,11 @@ log = logging.getLogger(__name__)
 
 
 async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Followers | None,
-                 closing: asyncio.Event | None, receive: Receive, send: Send) -> None:  # fmt: skip
+                 closing: asyncio.Event | None, receive: Receive, send: Send,
+                 waiting: Callable[[], None] = lambda: None) -> None:  # fmt: skip
     """The app's ``answer`` to a follow stream (each of its messages to the send it is given); kept open, with each
     of the game's news, when the app asks so and the process has ``followers``, until the client leaves or
-    ``closing`` is set."""
+    ``closing`` is set. ``waiting`` is called as the stream opens, to wait for news."""
     said: list[Message] = []
     early: list[tuple[int, str]] = []  # the games' news while the app answers: none made meanwhile is lost
 
@@ -61,6 +62,7 @@ async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Foll
         if game_id == int(game):
             told(version)
     try:
+        waiting()
         await send({**start, "headers": headers})
         first = b"".join(message.get("body", b"") for message in rest)
         await send({"type": "http.response.body", "body": first, "more_body": True})

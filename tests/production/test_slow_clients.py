@@ -6,6 +6,7 @@ they are answered at all, with fewer threads than slow clients.
 """
 
 import contextlib
+import select
 import socket
 import time
 from contextlib import ExitStack
@@ -13,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorekeeper.server import connections
+from scorekeeper.server import connections, serving
 
 from server import call, running_server, served_here
 
@@ -229,6 +230,55 @@ def test_the_last_connections_are_kept_for_addresses_holding_few(monkeypatch):
     held.leave(("192.0.2.1", 0))
     held.leave(("192.0.2.1", 1))
     assert held.admit(("192.0.2.1", 4), watched)  # it holds fewer than FEW again
+
+
+def kept(base: str, source: str, path: str) -> socket.socket | None:
+    """A connection from ``source`` that asked for ``path`` and was answered (a page: kept alive after it; a follow
+    stream: open, waiting for news); None when the server refused it (503, closed)."""
+    address = urlsplit(base)
+    client = socket.create_connection((address.hostname, address.port), 10, (source, 0))
+    client.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head and (more := client.recv(4096)):
+        head += more
+    if not head.startswith(b"HTTP/1.1 200 "):
+        client.close()
+        return None
+    length = next(
+        (int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), None
+    )
+    body = head.partition(b"\r\n\r\n")[2]
+    while length is not None and len(body) < length:
+        body += client.recv(4096)
+    return client
+
+
+@pytest.mark.parametrize("waiting", ["kept alive", "following"])
+def test_an_address_holding_many_connections_takes_the_place_of_one_that_holds_more(app, monkeypatch, waiting):
+    """Nineteenth probe: sixteen addresses held 256 connections each, and a club's address, holding 12 (its phones
+    following games), was refused every new connection while they did (the last KEPT are for addresses holding
+    fewer than FEW). Now a connection of the address that holds the most, waiting between two requests or on a
+    follow stream, is closed for it, while that address holds more."""
+    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
+    monkeypatch.setattr(serving, "CONNECTIONS", 12)
+    monkeypatch.setattr(connections, "KEPT", 4)
+    monkeypatch.setattr(connections, "FEW", 2)
+    with served_here(app) as base, ExitStack() as stack:
+        status, game = call("POST", base + "/api/games", {"players": ["Ann", "Ben", "Cat"]})
+        assert status == 201
+        path = "/api/games" if waiting == "kept alive" else f"/games/{game['id']}/follow/events"
+        club = [stack.enter_context(kept(base, "127.0.3.1", "/api/games")) for _ in range(2)]
+        held = {}
+        for attacker in ("127.0.3.2", "127.0.3.3"):  # each opens connections until it is refused
+            held[attacker] = []
+            while (connection := kept(base, attacker, path)) is not None:
+                held[attacker].append(stack.enter_context(connection))
+        assert len(held["127.0.3.2"]) == connections.PER_ADDRESS  # the server was nearly empty
+        club.append(stack.enter_context(kept(base, "127.0.3.1", "/api/games")))  # it holds 2, they 4 each
+        assert all(club)
+        readable, _, _ = select.select(held["127.0.3.2"] + held["127.0.3.3"], [], [], 0)
+        assert readable  # a connection of the address holding the most was closed for it
+        assert kept(base, "127.0.3.1", "/api/games") is None  # it holds 3, they 4 and 3: its share
 
 
 def test_an_ipv6_hosts_addresses_share_one_share_of_the_connections():
