@@ -25,6 +25,7 @@ from flask import Flask
 
 from .. import config
 from ..security.bodies import IMPORT, body_kind, body_max
+from ..security.guesses import client_key
 from ..service import places, turns
 from ..store import news
 from ..store.db import db
@@ -33,7 +34,7 @@ from .connections import Connections
 from .guessers import Guessers, Lane, at_once
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
 from .shares import Each, Key, Shares
-from .streams import STREAMS, Listener, follow
+from .streams import STREAMS, Listener, Streams, follow
 
 # A client that takes none of an answer for this long is given no more of it: the app's thread writing it (a whole
 # group's export, say) is let go, and the connection is closed once what it holds is sent.
@@ -49,6 +50,7 @@ class Entry:
     def __init__(self, app: Flask, threads: int, connections: Connections | None = None) -> None:
         self.app = app
         self.connections = connections or Connections(None)  # told when each request begins and ends
+        self.streams = Streams()  # the follow streams open, by address
         # Whether the server is stopping (its server says: serving.py); then the follow streams end, so that it
         # stops at once.
         self.stopping: Callable[[], bool] = lambda: False
@@ -145,7 +147,8 @@ class Entry:
                     await page(self.wsgi(scope, body.receive, keep))
 
                 waiting = functools.partial(self.connections.streaming, scope.get("client"))
-                await follow(app_answer, self.followers, self.closing, receive, send, waiting)
+                address = client_key(self.guessers.address(scope) or "")
+                await follow(app_answer, self.followers, self.closing, receive, send, self.streams, address, waiting)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
                 await unless_left(receive, lane, self.imports(scope, body.receive, Taken(send)), left)
             elif scope["method"] == "GET" and is_export(scope["path"]):

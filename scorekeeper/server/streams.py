@@ -1,7 +1,8 @@
 """The follow streams (``…/follow/events``), kept open in the server's event loop (asgi.py).
 
 A stream is answered by the app first, behind every check any page of the game passes; its answer then stays open
-here, and each change to its game is told on it (news.py). A stream that waits costs a connection and nothing else.
+here, and each change to its game is told on it (news.py). A stream that waits costs a connection and nothing else;
+a process keeps STREAMS_MOST open at most, so that its other connections are the pages' (``Streams``).
 On PostgreSQL, where several processes may share the database, a listener hears every process's changes (LISTEN)
 and tells this process's streams.
 """
@@ -21,16 +22,56 @@ ALIVE = b"event: alive\ndata: 1\n\n"
 STREAMS = "/follow/events"
 FOLLOWS_HEADER = FOLLOWS.lower().encode()  # as the server hands the app's headers on
 LISTEN_AGAIN_SECONDS = 5  # a listener that lost its database tries again after this long (the pages poll meanwhile)
+# Follow streams open at once in a process, at most: of its connections (serving.CONNECTIONS), the rest are for the
+# pages. Past it, a new stream takes the place of the oldest of the address holding the most, while that address
+# holds more than one more; else it is answered 204, and its page asks every second instead.
+STREAMS_MOST = 3000
+NO_STREAM = 204  # an EventSource told this opens no stream again (the page asks instead)
 
 log = logging.getLogger(__name__)
 
 
+class Streams:
+    """The follow streams open in a process, by the address each comes from (behind a proxy, the one it names): so
+    many at most, and past them, each address as many as the one that holds the most, give or take one."""
+
+    def __init__(self, most: int | None = None) -> None:
+        self.most = STREAMS_MOST if most is None else most
+        self.by_address: dict[str, dict[Told, None]] = {}  # each address's streams, the oldest first
+        self.open = 0
+
+    def take(self, address: str, told: "Told") -> bool:
+        """A place for ``told``'s stream from ``address``: at once while there are fewer than ``most``; else the
+        oldest stream of the address holding the most ends for it, if that holds more than one more; else none."""
+        held = len(self.by_address.get(address, {}))
+        if self.open >= self.most:
+            most_address, most = max(self.by_address.items(), key=lambda item: len(item[1]))
+            if len(most) <= held + 1:
+                return False
+            oldest = next(iter(most))
+            oldest.end()
+            self.give_back(most_address, oldest)
+        self.by_address.setdefault(address, {})[told] = None
+        self.open += 1
+        return True
+
+    def give_back(self, address: str, told: "Told") -> None:
+        """``told``'s stream has ended (or is ending): its place is free."""
+        held = self.by_address.get(address, {})
+        if told in held:
+            del held[told]
+            self.open -= 1
+            if not held:
+                del self.by_address[address]
+
+
 async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Followers | None,
-                 closing: asyncio.Event | None, receive: Receive, send: Send,
-                 waiting: Callable[[], None] = lambda: None) -> None:  # fmt: skip
+                 closing: asyncio.Event | None, receive: Receive, send: Send, streams: Streams | None = None,
+                 address: str = "", waiting: Callable[[], None] = lambda: None) -> None:  # fmt: skip
     """The app's ``answer`` to a follow stream (each of its messages to the send it is given); kept open, with each
-    of the game's news, when the app asks so and the process has ``followers``, until the client leaves or
-    ``closing`` is set. ``waiting`` is called as the stream opens, to wait for news."""
+    of the game's news, when the app asks so and the process has ``followers`` and one of ``streams``' places for
+    ``address`` (else NO_STREAM), until the client leaves or ``closing`` is set. ``waiting`` is called as the stream
+    opens, to wait for news."""
     said: list[Message] = []
     early: list[tuple[int, str]] = []  # the games' news while the app answers: none made meanwhile is lost
 
@@ -57,6 +98,10 @@ async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Foll
     # The app's word to this server is no header of the stream's, and a stream has no length.
     headers = [(name, value) for name, value in start["headers"] if name not in (FOLLOWS_HEADER, b"content-length")]
     told = Told(closing)
+    if streams is not None and not streams.take(address, told):
+        await send({"type": "http.response.start", "status": NO_STREAM, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return
     followers.follow(int(game), told)
     for game_id, version in early:
         if game_id == int(game):
@@ -69,6 +114,8 @@ async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Foll
         await told.until_gone(receive, send)
     finally:
         followers.leave(int(game), told)
+        if streams is not None:
+            streams.give_back(address, told)
 
 
 class Told:
@@ -78,9 +125,15 @@ class Told:
         self.version: str | None = None
         self.changed = asyncio.Event()
         self.closing = closing or asyncio.Event()
+        self.over = False  # it ends, for another stream's place (Streams.take)
 
     def __call__(self, version: str) -> None:
         self.version = version
+        self.changed.set()
+
+    def end(self) -> None:
+        """The stream ends, as a whole answer: its page opens it again (or asks every second)."""
+        self.over = True
         self.changed.set()
 
     async def until_gone(self, receive: Receive, send: Send) -> None:
@@ -95,7 +148,8 @@ class Told:
                 waiting.cancel()
                 if gone.done():
                     return
-                if closing.done():  # the server stops: the stream ends, and the page opens it again elsewhere
+                # the server stops, or the stream's place is another's: it ends, and the page opens it again
+                if closing.done() or self.over:
                     break
                 if not self.changed.is_set():
                     await send({"type": "http.response.body", "body": ALIVE, "more_body": True})

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorekeeper.server import connections, serving
+from scorekeeper.server import connections, serving, streams
 
 from server import call, running_server, served_here
 
@@ -279,6 +279,29 @@ def test_an_address_holding_many_connections_takes_the_place_of_one_that_holds_m
         readable, _, _ = select.select(held["127.0.3.2"] + held["127.0.3.3"], [], [], 0)
         assert readable  # a connection of the address holding the most was closed for it
         assert kept(base, "127.0.3.1", "/api/games") is None  # it holds 3, they 4 and 3: its share
+
+
+def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that_holds_more(app, monkeypatch):
+    """Nineteenth probe: 32 addresses held 256 follow streams each through the proxy, about 4,000 on each process,
+    and every other request was refused (503: uvicorn's limit on connections). Now a process keeps STREAMS_MOST at
+    most: past them, a new stream takes the place of the oldest of the address holding the most, while that holds
+    more; else it is answered 204, and its page asks every second instead."""
+    monkeypatch.setattr(streams, "STREAMS_MOST", 4)
+    with served_here(app) as base, ExitStack() as stack:
+        status, game = call("POST", base + "/api/games", {"players": ["Ann", "Ben", "Cat"]})
+        path = f"/games/{game['id']}/follow/events"
+        club = [stack.enter_context(kept(base, "127.0.4.1", path))]
+        crowd = []
+        while (stream := kept(base, "127.0.4.2", path)) is not None:  # until it is answered 204
+            crowd.append(stack.enter_context(stream))
+        assert len(crowd) == 3
+        club.append(stack.enter_context(kept(base, "127.0.4.1", path)))  # the crowd's oldest ends for it
+        ended = b""
+        while not ended.endswith(b"0\r\n\r\n") and (more := crowd[0].recv(4096)):
+            ended += more
+        assert ended.endswith(b"0\r\n\r\n")  # the stream's last chunk: its page opens it again
+        assert kept(base, "127.0.4.1", path) is None  # two each: the club has its share
+        assert call("GET", base + "/api/games")[0] == 200
 
 
 def test_an_ipv6_hosts_addresses_share_one_share_of_the_connections():
