@@ -35,7 +35,7 @@ from .rows import give_hands, new_game_row
 from .turns import LONG_WORK, AddressHasOne, OwnerHasOne, TooManyWaiting
 
 BATCH = 200  # games stored in one transaction at most
-BATCH_HANDS = 5_000  # and their hands: a few tenths of a second of work
+BATCH_HANDS = 1_000  # and their hands: a quarter of a second of work, the longest an export beside it waits a step
 # The processor an import takes, about: for each MB of its file (the app's own exports, a moon every hand), and at
 # least for each game (read twice and stored: a game of three names and no hand) and each hand it holds.
 SECONDS_PER_MB = 1.0
