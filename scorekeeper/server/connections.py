@@ -34,8 +34,8 @@ PER_ADDRESS = 256
 # Of the server's connections (serving.CONNECTIONS), the last KEPT are for addresses holding fewer than FEW: else
 # sixteen addresses, each taking its share, held them all, and every other phone got 503. An address holding more
 # (a club's Wi-Fi, its phones following games) takes the place of a connection that waits (kept alive between two
-# requests, or a follow stream) of the address holding the most, when that one holds more: so addresses filling the
-# server leave another as many connections as each of them holds.
+# requests, or a follow stream) of the address holding the most of those holding more than one more than it: so
+# addresses filling the server leave another as many connections as each of them holds.
 KEPT = 500
 FEW = 8
 # A request's line and headers: a phone's are under 2 kB. A client sending more is answered 400 (serving.py).
@@ -47,18 +47,19 @@ Client = tuple[str, int]  # an address and port, as ASGI's scope["client"] has i
 
 class Connections:
     """The server's open connections, by their client: ``share`` for each address at most (None: no share); and of
-    ``most`` in all, the last KEPT for addresses holding fewer than FEW, or holding fewer than the address that holds
-    the most (one of whose waiting connections is closed for it)."""
+    ``most`` in all, the last KEPT for addresses holding fewer than FEW, or holding fewer than another (one of whose
+    waiting connections is closed for it)."""
 
     def __init__(self, share: int | None, most: int | None = None) -> None:
         self.share, self.most = share, most
         self.by_address: dict[str, dict[Client, Watched]] = {}
+        self.waiting: dict[str, dict[Client, None]] = {}  # each address's connections that wait, the oldest first
         self.watched: dict[Client, Watched] = {}
 
     def admit(self, client: Client, watched: "Watched") -> bool:
         """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
-        already, or when only the KEPT connections are left, it holds FEW, and the address that holds the most holds
-        no more than one more than it, or has no connection waiting to close."""
+        already, or when only the KEPT connections are left, it holds FEW, and no address holding more than one more
+        than it has a connection waiting to close."""
         address = client_key(client[0])
         held = len(self.by_address.get(address, ()))
         if self.share is not None and held >= self.share:
@@ -68,43 +69,56 @@ class Connections:
             return False
         self.by_address.setdefault(address, {})[client] = watched
         self.watched[client] = watched
+        self.waits(client, True)  # for its first request's headers
         return True
 
     def room_from_the_most(self, held: int) -> bool:
-        """Whether a connection of the address that holds the most, more than ``held`` + 1, waits (between two
-        requests, or on a follow stream): if one does, it is closed, and its place is free."""
-        most = max(self.by_address.values(), key=len, default={})
-        if len(most) <= held + 1:
+        """Whether a connection waits (between two requests, or on a follow stream) of the addresses holding more
+        than ``held`` + 1: if one does, of the one that holds the most, it is closed, and its place is free."""
+        more = [address for address in self.waiting if len(self.by_address[address]) > held + 1]
+        if not more:
             return False
-        waiting = next((client for client, watched in most.items() if watched.waits()), None)
-        if waiting is None:
-            return False
-        self.watched[waiting].close()
-        self.leave(waiting)
+        most = max(more, key=lambda address: len(self.by_address[address]))
+        client = next(iter(self.waiting[most]))
+        self.watched[client].close()
+        self.leave(client)
         return True
 
     def leave(self, client: Client) -> None:
         if self.watched.pop(client, None) is not None:
             address = client_key(client[0])
+            self.waits(client, False)
             del self.by_address[address][client]
             if not self.by_address[address]:
                 del self.by_address[address]
 
+    def waits(self, client: Client, waits: bool) -> None:
+        """Whether ``client``'s connection waits now (it may be closed for another's)."""
+        address = client_key(client[0])
+        if waits:
+            self.waiting.setdefault(address, {})[client] = None
+        elif client in self.waiting.get(address, {}):
+            del self.waiting[address][client]
+            if not self.waiting[address]:
+                del self.waiting[address]
+
     def streaming(self, client: Any) -> None:
         """The request of ``client`` (ASGI's scope["client"]) is a follow stream now, waiting for news: its
         connection may be closed for another's (the page opens it again, or asks)."""
-        if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
-            watched.streaming = True
+        if client is not None and (known := (str(client[0]), int(client[1]))) in self.watched:
+            self.waits(known, True)
 
     def began(self, client: Any) -> None:
         """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole."""
-        if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
+        if client is not None and (watched := self.watched.get(known := (str(client[0]), int(client[1])))):
             watched.request_began()
+            self.waits(known, False)
 
     def ended(self, client: Any) -> None:
         """The app's answer to a request from ``client`` is over: the connection waits for its next request."""
-        if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
+        if client is not None and (watched := self.watched.get(known := (str(client[0]), int(client[1])))):
             watched.request_ended()
+            self.waits(known, not watched.under_way)
 
 
 def protocol(connections: Connections) -> type[asyncio.Protocol]:
@@ -124,7 +138,6 @@ class Watched(asyncio.Protocol):
         self.admitted = False
         self.deadline: asyncio.TimerHandle | None = None
         self.under_way = 0  # requests begun and not yet answered (the next may begin before the last's end is told)
-        self.streaming = False  # its request is a follow stream that waits for news (Connections.streaming)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Admitted, with HEADERS_SECONDS for its first request's headers; or answered 503 and closed, unread."""
@@ -162,13 +175,8 @@ class Watched(asyncio.Protocol):
         # Armed here rather than at the next request's first byte, which may come before the answer's end is told;
         # and only once none is under way: the next request may have begun before this one's end is told.
         self.under_way -= 1
-        self.streaming = False
         if not self.under_way:
             self.wait_for_headers(first=False)
-
-    def waits(self) -> bool:
-        """Whether the connection waits: kept alive between two requests, or on a follow stream."""
-        return not self.under_way or self.streaming
 
     def close(self) -> None:
         """Closed for another's connection (Connections.room_from_the_most)."""

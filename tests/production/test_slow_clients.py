@@ -281,6 +281,24 @@ def test_an_address_holding_many_connections_takes_the_place_of_one_that_holds_m
         assert kept(base, "127.0.3.1", "/api/games") is None  # it holds 3, they 4 and 3: its share
 
 
+def test_a_connection_waiting_is_closed_for_another_though_the_address_holding_the_most_has_none(app, monkeypatch):
+    """Twentieth probe: only the address holding the most gave a connection up; one that kept every connection under
+    way (slow bodies) kept a club out, though other addresses holding more than the club had connections waiting."""
+    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
+    monkeypatch.setattr(serving, "CONNECTIONS", 12)
+    monkeypatch.setattr(connections, "KEPT", 2)
+    monkeypatch.setattr(connections, "FEW", 2)
+    with served_here(app) as base, ExitStack() as stack:
+        busy = [slow_client(stack, base, BODY_START, "127.0.5.1") for _ in range(connections.PER_ADDRESS)]
+        crowd = []
+        while (connection := kept(base, "127.0.5.2", "/api/games")) is not None:
+            crowd.append(stack.enter_context(connection))
+        assert len(crowd) == 4  # past it, only the kept connections are left, and the busy ones wait for nothing
+        club = [stack.enter_context(kept(base, "127.0.5.3", "/api/games")) for _ in range(2)]
+        club.append(stack.enter_context(kept(base, "127.0.5.3", "/api/games")))  # in the crowd's place
+        assert all(club) and select.select(crowd, [], [], 0)[0] and not select.select(busy, [], [], 0)[0]
+
+
 def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that_holds_more(app, monkeypatch):
     """Nineteenth probe: 32 addresses held 256 follow streams each through the proxy, about 4,000 on each process,
     and every other request was refused (503: uvicorn's limit on connections). Now a process keeps STREAMS_MOST at
