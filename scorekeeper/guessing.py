@@ -18,7 +18,8 @@ COMMON_WORDS = (
     # The words of the keys that templates and tutorials leave to be replaced, which guessers' lists hold whole
     "your", "here", "replace", "change", "please", "insecure", "unsafe", "testing", "only", "development", "prod",
     "production", "random", "string", "long", "example", "sample", "dummy", "placeholder", "super", "this", "with",
-    "not", "use", "for", "key", "token", "session", "private", "flask", "django", "thequickbrownfoxjumpsoverthelazydog",
+    "not", "use", "for", "key", "token", "session", "private", "flask", "django", "generate", "put", "insert", "fake",
+    "thequickbrownfoxjumpsoverthelazydog",
 )  # fmt: skip
 # Runs a finger or an alphabet makes: keyboard rows (QWERTY, QWERTZ, AZERTY), digits, letters; either way.
 ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm", "qwertzuiop", "yxcvbnm", "azertyuiop", "qsdfghjklm",

@@ -80,6 +80,7 @@ WEAK_KEYS = {
     "a template's request": "please-change-this-secret-key-now",
     "a warning": "development-key-do-not-use-in-prod",
     "a template's instruction": "replace-with-a-long-random-string-please",
+    "a template's other instruction": "generate-a-random-key-and-put-it-here",  # twentieth probe
 }
 
 
