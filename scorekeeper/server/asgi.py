@@ -4,8 +4,8 @@ Three things happen here, around the Flask app, in the server's event loop:
 
 - a request's body is read whole before a worker thread sees it (reading.py); a body refused for its size has its
   connection closed after the app's 413. An import runs on threads of its own, more than the imports' turns hold
-  (service/turns.py), so that imports waiting their turn never hold a thread the pages need, and one past the turns
-  is refused at once; and so does an export (the app writes EXPORTS_MOST at once, and places.WAITING wait for one),
+  and those waiting for a place in them hold (service/turns.py), so that imports waiting never hold a thread the
+  pages need; and so does an export (the app writes EXPORTS_MOST at once, and places.WAITING wait for one),
   once its group and its address have fewer than EXPORTS_AT_ONCE in the app: the rest wait here, holding no thread;
 - a follow stream (``…/follow/events``) is answered by the app first, then kept open, each change to its game told
   on it (streams.py), and on PostgreSQL a listener hears every process's changes;
@@ -58,7 +58,7 @@ class Entry:
         self.wsgi = on_threads(app, threads)
         # as many as the turns hold (and the exports written at once, and waiting for a place), and as many again as the
         # pages have, to refuse at once the imports (and exports) past them
-        self.imports = on_threads(app, turns.AT_ONCE + threads)
+        self.imports = on_threads(app, turns.AT_ONCE + turns.COMING + threads)
         self.exports = on_threads(app, EXPORTS_MOST + places.WAITING + threads)
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)

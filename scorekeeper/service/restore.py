@@ -7,7 +7,7 @@ backup whose games had no uid. Each batch is its own short transaction, and on S
 batches, so phones keep recording hands during a long import. Imports work in turns (turns.py): however many groups
 import at once, one works at a time, for a few seconds of processor, and the one expected to take least goes first
 (by its file's size, then by the games and hands read so far); a group (and an address) imports one file at a time,
-and an import with no place in the turns is refused at once (``ImportBusy``) rather than left holding a thread.
+and an import with no place in the turns waits for one, a minute at most (``ImportBusy`` then).
 """
 
 import functools
@@ -125,8 +125,8 @@ class ImportBusy(Exception):
 
 def import_games(stream: IO[bytes], address: str | None = None) -> ImportReport:
     """Store every game of an export file that is not here yet; a RuleError if any game breaks a rule, ImportBusy
-    (at once) if it cannot have its turn: its group's or its ``address``'s last import is still under way, or the
-    turns are full.
+    if it cannot have its turn: its group's or its ``address``'s last import is still under way (at once), or the
+    turns are full and it waited for a place in vain.
 
     The games go into the group in scope. A backup of a whole server, which holds other groups too, is the
     host's to restore (`scorekeeper restore`): an import stores no group's games in another.

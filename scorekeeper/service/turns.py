@@ -28,11 +28,13 @@ batch of the import's, not for its few seconds. Its places are counted where it 
 
 Each import in the turns holds a thread (the production server runs imports on threads of their own, never on the
 pages' threads: server/asgi.py), so the turns hold AT_ONCE at most, and of those one an owner (a group) and one an
-address: past that, more work is refused at once (``NoTurn``), never left to wait; but when work waiting that has
-stored nothing yet stands after the new work (it is expected to take longer, or its group and address have had more
-lately), it gives its place up to it, refused as if it had come last. So files that take long, or look small, keep
+address: a second of an owner or an address is refused at once (``NoTurn``). When work waiting that has stored
+nothing yet stands after the new work (it is expected to take longer, or its group and address have had more
+lately), it gives its place up to it, and waits for one again. So files that take long, or look small, keep
 no group's small file out, and an import pausing between its batches (SQLite's pause, ``Turn.rest``) holds no turn
-meanwhile.
+meanwhile. Else the new work waits for a place (COMING at most, each COMING_SECONDS at most), and a place given up
+goes to the work waiting for one that stands first: a group refused at once would try again, and find the places
+taken again by work that came meanwhile (a file that fails at once, sent between two, is such work).
 """
 
 import itertools
@@ -51,6 +53,8 @@ AGE_SECONDS = 2.0  # once it has been there this long
 HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long after, a quarter twice as long after
 AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
 PER_ADDRESS = 1  # of them from one address
+COMING = 16  # pieces of work waiting for a place in the turns, at most (the imports' threads have room for them)
+COMING_SECONDS = 60.0  # work waits this long for a place at most, then is refused
 REMEMBERED = 1024  # owners and addresses whose seconds lately are remembered
 # What an owner's or an address's work took more than it was first expected to counts half after this long: files
 # that take far more than their size says look small once, and a file that takes less (a broken one) does not make
@@ -73,23 +77,27 @@ class AddressHasOne(NoTurn):
 
 class TooManyWaiting(NoTurn):
     """AT_ONCE pieces of work are in the turns already, none of those that have stored nothing standing after this
-    one; or this work, having stored nothing, gave its place to work that stands before it."""
+    one, and it waited COMING_SECONDS for a place, or COMING wait before it; or this work, having stored nothing, gave
+    its place to work that stands before it."""
 
 
 class Turns:
     """Turns taken by the work whose owner (its group) or address has had the least processor lately."""
 
     def __init__(self, seconds: float = TURN_SECONDS, at_once: int = AT_ONCE, per_address: int = PER_ADDRESS,
-                 clock: Callable[[], float] = time.thread_time,
-                 wall: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+                 clock: Callable[[], float] = time.thread_time, wall: Callable[[], float] = time.monotonic,
+                 coming: int = COMING, coming_seconds: float = COMING_SECONDS) -> None:  # fmt: skip
         self.seconds, self.at_once, self.per_address, self.clock = seconds, at_once, per_address, clock
+        self.coming_most, self.coming_seconds = coming, coming_seconds
         self.wall = wall
         self.used = Lately(HALF_LIFE_SECONDS, REMEMBERED)  # the processor of each owner and address
         self.lock = threading.Lock()
         self.waiting: list[Turn] = []
         self.busy = False
-        self.owners: set[Hashable] = set()  # whose work is in the turns, working or waiting
+        self.owners: set[Hashable] = set()  # whose work is in the turns, working or waiting, or waits for a place
         self.addresses: Counter[Hashable] = Counter()  # and from where
+        self.places = 0  # taken, of AT_ONCE
+        self.coming: list[Turn] = []  # the work waiting for a place
         self.arrivals = itertools.count()
         # what each owner's and address's work took lately more than it was first expected to: the times less one
         self.learned = Lately(LEARNED_HALF_LIFE_SECONDS, REMEMBERED)
@@ -99,8 +107,8 @@ class Turns:
     @contextmanager
     def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator["Turn"]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
-        ``owner`` has work in the turns already, or ``address`` its share, or AT_ONCE pieces are there and none of
-        those waiting that have stored nothing stands after it. ``expected``: the processor seconds the work is
+        ``owner`` has work in the turns already, or ``address`` its share; once it has waited for a place, when AT_ONCE
+        pieces are there (``enter``). ``expected``: the processor seconds the work is
         expected to take (an import's, by its file; ``Turn.expect``), times the most the owner's or the address's
         work took lately more than it was first expected to (``learned``): files that take far more than their size
         says look small once, not again and again."""
@@ -119,10 +127,35 @@ class Turns:
             with self.lock:
                 if turn.worked and expected:
                     self.learn(turn.keys, turn.worked / expected)
-                self.owners.discard(owner)
-                self.addresses[address] -= 1
-                if not self.addresses[address]:
-                    del self.addresses[address]
+                if turn.placed:
+                    turn.placed = False
+                    self.give_place(self.wall())
+                self.leave(owner, address)
+
+    def leave(self, owner: Hashable, address: Hashable) -> None:
+        """The work of ``owner`` from ``address`` has left the turns, or its wait for a place (the lock held)."""
+        self.owners.discard(owner)
+        self.addresses[address] -= 1
+        if not self.addresses[address]:
+            del self.addresses[address]
+
+    def give_place(self, now: float) -> None:
+        """A place given up (the lock held): the work waiting for one that stands first has it."""
+        if not self.coming:
+            self.places -= 1
+            return
+        first = min(self.coming, key=lambda coming: (self.rank(coming, now), coming.arrival))
+        self.coming.remove(first)
+        first.placed = True
+        if not first.displaced:
+            first.woken.set()  # it has its place (``enter``)
+            return
+        first.displaced = False  # it waits for its turn again (``wait``)
+        if self.busy:
+            self.waiting.append(first)
+        else:
+            self.busy = True
+            first.woken.set()
 
     def learn(self, keys: tuple[Hashable, ...], times: float) -> None:
         """The last work of ``keys`` took ``times`` what it was first expected to (the lock held): what they took
@@ -139,24 +172,59 @@ class Turns:
     def enter(self, turn: "Turn", owner: Hashable, address: Hashable) -> None:
         """A place in the turns for ``turn``. With every place taken, the work waiting that has stored nothing yet and
         stands last gives its place up, if it stands after ``turn``: many files that take long (or look small) keep
-        no other group's small one out."""
+        no other group's small one out. Else the work waits for a place, COMING_SECONDS at most, and a place given up
+        goes to the work waiting for one that stands first: work refused at once would come again, and again find
+        every place taken by work that came meanwhile. Past COMING waiting, the one that stands last is refused."""
         with self.lock:
             if owner in self.owners:
                 raise OwnerHasOne()
             if address is not None and self.addresses[address] >= self.per_address:
                 raise AddressHasOne()
-            if len(self.owners) >= self.at_once:
-                now = self.wall()
-                unkept = [waiting for waiting in self.waiting if waiting.placed and not waiting.kept]
-                last = max(unkept, key=lambda waiting: (self.rank(waiting, now), waiting.arrival), default=None)
-                if last is None or self.rank(last, now) <= self.rank(turn, now):
-                    raise TooManyWaiting()
-                self.waiting.remove(last)
-                last.refused = True
-                last.woken.set()  # it leaves the turns (taken), refused
             self.owners.add(owner)
             self.addresses[address] += 1
-            turn.placed = True
+            now = self.wall()
+            if self.places < self.at_once:
+                self.places += 1
+                turn.placed = True
+                return
+            if self.take_place_of_last(turn, now):
+                turn.placed = True
+                return
+            if len(self.coming) >= self.coming_most and not (self.coming and self.refuse_last_coming(turn, now)):
+                self.leave(owner, address)
+                raise TooManyWaiting()
+            turn.woken.clear()
+            self.coming.append(turn)
+        given = turn.woken.wait(self.coming_seconds)
+        with self.lock:
+            if not given and turn in self.coming:
+                self.coming.remove(turn)
+            if not turn.placed:
+                self.leave(owner, address)
+                raise TooManyWaiting()
+
+    def take_place_of_last(self, turn: "Turn", now: float) -> bool:
+        """Whether the work waiting in the turns that has stored nothing yet and stands last, after ``turn``, gave its
+        place up to it (the lock held): it waits for a place again, as it waited for its turn."""
+        unkept = [waiting for waiting in self.waiting if waiting.placed and not waiting.kept]
+        last = max(unkept, key=lambda waiting: (self.rank(waiting, now), waiting.arrival), default=None)
+        if last is None or self.rank(last, now) <= self.rank(turn, now):
+            return False
+        self.waiting.remove(last)
+        last.placed, last.displaced = False, True
+        self.coming.append(last)
+        return True
+
+    def refuse_last_coming(self, turn: "Turn", now: float) -> bool:
+        """Whether the work waiting for a place that stands last, after ``turn``, gave its wait up to it (the lock
+        held): it is refused."""
+        last = max(self.coming, key=lambda coming: (self.rank(coming, now), coming.arrival))
+        if self.rank(last, now) <= self.rank(turn, now):
+            return False
+        self.coming.remove(last)
+        last.refused = True
+        last.woken.set()  # refused, as it waited for a place or (displaced) for its turn
+        return True
 
     def wait(self, turn: "Turn") -> None:
         """Until ``turn``'s work has the turn; TooManyWaiting if it gave its place up meanwhile (``enter``)."""
@@ -255,7 +323,8 @@ class Turn:
         self.holding = False  # it has the turn now
         self.placed = False  # it holds one of the places in the turns (Turns.taken)
         self.kept = False  # it keeps its place to its end: it has begun to store (``keep_place``)
-        self.refused = False  # it gave its place up (Turns.enter)
+        self.refused = False  # it was refused as it waited (Turns.refuse_last_coming)
+        self.displaced = False  # it gave its place up, and waits for one again (Turns.take_place_of_last)
         self.oldest = False  # its present turn was given for its having been in the turns longest (Turns.first)
         self.came = turns.wall()  # when it came to the turns
 

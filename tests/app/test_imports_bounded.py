@@ -480,8 +480,9 @@ def importer(taking, went, refused):
 def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_longer():
     """Fourteenth probe, C2: 32 files that take minutes each held every place in the turns, and another group's
     file of one game was refused 17 times over 71 s. Now, with every place taken, the work waiting not yet begun that
-    stands last gives its place to work that stands before it, and no other work's."""
-    taking = turns.Turns(at_once=3)
+    stands last gives its place to work that stands before it, and no other work's (none waits for a place here but
+    the work that gave its place up: it has the next)."""
+    taking = turns.Turns(at_once=3, coming=0)
     went, refused = [], []
     importing = importer(taking, went, refused)
 
@@ -493,10 +494,31 @@ def test_a_small_import_takes_the_place_of_one_not_yet_begun_that_will_take_long
         importing("as large a file", "10.6.6.3", 2.0)  # stands no better than those waiting: refused
         small = threading.Thread(target=importing, args=("a club's game", "10.0.0.2", 0.001))
         small.start()
-        until(lambda: refused == ["as large a file", "file 2"])  # the last come of the two that stand alike
+        until(lambda: taking.coming)  # the last come of the two that stand alike waits for a place again
     for thread in [*files, small]:
         thread.join(GUARD_SECONDS)
-    assert went == ["a club's game", "file 1"] and not taking.owners and not taking.addresses
+    assert refused == ["as large a file"] and went == ["a club's game", "file 1", "file 2"]
+    assert not taking.owners and not taking.addresses and not taking.places
+
+
+def test_with_every_place_taken_work_waits_for_one_and_the_first_that_stands_has_it():
+    """Twentieth probe, A: 32 addresses each sent a file that fails at once, then a file of small games, again and
+    again, and every place in the turns was taken by one or the other; a group that had imported lately, refused at
+    once whenever none stood after it, tried again, and found the places taken again by work that came meanwhile:
+    41 times in 42. Now work waits for a place, and a place given up goes to the work waiting that stands first;
+    past the most that wait, the one that stands last is refused."""
+    taking = turns.Turns(seconds=0, at_once=1, coming=1, coming_seconds=GUARD_SECONDS)
+    went, refused = [], []
+    importing = importer(taking, went, refused)
+
+    with taking.taken("a group importing", "10.0.0.1"):
+        group = threading.Thread(target=importing, args=("a group that imported lately", "10.0.0.2", 1.0))
+        group.start()
+        until(lambda: taking.coming)  # it waits for a place, not refused
+        importing("a file expected to take longer", "10.6.6.1", 5.0)  # it stands last of those waiting: refused
+        assert refused == ["a file expected to take longer"] and not went
+    group.join(GUARD_SECONDS)
+    assert went == ["a group that imported lately"] and not taking.owners and not taking.places
 
 
 @pytest.mark.parametrize("broken_between", [False, True], ids=["file after file", "a broken file between"])
@@ -524,23 +546,24 @@ def test_an_address_whose_last_file_took_far_more_than_its_size_said_is_expected
         )
         club = threading.Thread(target=importing, args=("a club's file", "10.0.0.1", 0.45))
         club.start()
-        until(lambda: refused == ["the next file"])  # expected to take 1 s: it stands after the club's file
+        until(lambda: taking.coming)  # expected to take 1 s: it stands after the club's file, and gives its place up
     for thread in (next_file, club):
         thread.join(GUARD_SECONDS)
-    assert went == ["a club's file"] and not taking.owners
+    assert went == ["a club's file", "the next file"] and not refused and not taking.owners
 
 
 @pytest.mark.parametrize(
     ("storing", "went"),
     [
-        (False, ["the file works", "the file is refused", "a club's game"]),
+        (False, ["the file works", "a club's game", "the file works again"]),
         (True, ["the file works", "a club's game is refused", "the file works again"]),
     ],
 )
 def test_an_import_gives_its_place_up_until_it_stores(storing, went):
-    """An import checking its file has stored nothing: it may give its place to a smaller one, and be refused as if
-    it had come last. Once it stores, it keeps its place to its end (the games it stores are never left half)."""
-    taking, said = turns.Turns(seconds=0, at_once=2), []
+    """An import checking its file has stored nothing: it may give its place to a smaller one, and wait for a place
+    again. Once it stores, it keeps its place to its end (the games it stores are never left half), and the smaller
+    one is refused (none waits for a place here)."""
+    taking, said = turns.Turns(seconds=0, at_once=2, coming=0), []
 
     def importing(group, address, expected, steps):
         try:
@@ -567,7 +590,7 @@ def test_an_import_gives_its_place_up_until_it_stores(storing, went):
         working.share()  # the file works, then waits for its next turn
         club = threading.Thread(target=importing, args=("a club's game", "10.0.0.2", 0.001, [works("a club's game")]))
         club.start()
-        until(lambda: len(said) == 2)
+        until(lambda: taking.coming or len(said) == 2)  # the file waits for a place again, or the club is refused
     for thread in (file, club):
         thread.join(GUARD_SECONDS)
     assert said == went and not taking.owners and not taking.busy

@@ -63,22 +63,25 @@ def test_a_groups_second_import_is_answered_at_once_while_its_first_is_under_way
     assert post_import(client, key).status_code == 302  # the first done: the group imports again
 
 
-def test_imports_past_the_few_that_wait_are_answered_at_once_and_other_pages_are_served(client, held):  # noqa: F811
+def test_imports_past_the_few_that_wait_are_answered_at_once_and_other_pages_are_served(client, held, monkeypatch):  # noqa: F811
     started, go_on = held
+    monkeypatch.setattr(restore.LONG_WORK, "coming_most", 2)  # imports waiting for a place in the turns, at most
     addresses = [f"10.0.{number}.1" for number in range(turns.AT_ONCE + 4)]  # each group's own
     keys = [start_group(client, address=address)["key"] for address in addresses]
     start_game(client, keys[-1])
-    with ThreadPoolExecutor(turns.AT_ONCE) as phones:
+    with ThreadPoolExecutor(turns.AT_ONCE + 2) as phones:
         working = phones.submit(post_import, client, keys[0], addresses[0])
         assert started.acquire(timeout=GUARD_SECONDS)  # one works (and holds its turn); the next wait for theirs
         pairs = list(zip(keys, addresses, strict=True))
         waiting = [phones.submit(post_import, client, *pair) for pair in pairs[1 : turns.AT_ONCE]]
-        until(lambda: len(restore.LONG_WORK.owners) == turns.AT_ONCE)  # the others take their places in the turns
-        refused = [post_import(client, *pair) for pair in pairs[turns.AT_ONCE :]]
+        until(lambda: restore.LONG_WORK.places == turns.AT_ONCE)  # the others take their places in the turns
+        waiting += [phones.submit(post_import, client, *pair) for pair in pairs[turns.AT_ONCE : turns.AT_ONCE + 2]]
+        until(lambda: len(restore.LONG_WORK.coming) == 2)  # two wait for a place
+        refused = [post_import(client, *pair) for pair in pairs[turns.AT_ONCE + 2 :]]
         assert client.get(f"/g/{keys[-1]}/history").status_code == 200
         go_on.set()
         answers = [working.result(GUARD_SECONDS), *(answer.result(GUARD_SECONDS) for answer in waiting)]
-    assert [answer.status_code for answer in answers] == [302] * turns.AT_ONCE
+    assert [answer.status_code for answer in answers] == [302] * (turns.AT_ONCE + 2)
     for answer in refused:
         assert answer.status_code == 503 and answer.headers["Retry-After"]
         said = answer.get_data(as_text=True)
@@ -116,20 +119,22 @@ def posted_import(base, key, address):
 
 def test_imports_waiting_their_turn_hold_no_thread_of_the_pages(open_app, client, held):  # noqa: F811
     """On the production server, with two threads for the pages: every place in the turns taken, by imports from as
-    many addresses, and a page of another group is served; one more import is answered at once."""
+    many addresses, and one more waiting for a place, and a page of another group is served; the one waiting is
+    imported once a place is free."""
     started, go_on = held
-    addresses = [f"127.0.4.{number + 1}" for number in range(turns.AT_ONCE + 1)]
+    addresses = [f"127.0.4.{number + 1}" for number in range(turns.AT_ONCE + 2)]
     keys = [start_group(client, address=address)["key"] for address in addresses]
     start_game(client, keys[-1])
-    with served_here(open_app) as base, ThreadPoolExecutor(turns.AT_ONCE) as phones:
+    with served_here(open_app) as base, ThreadPoolExecutor(turns.AT_ONCE + 1) as phones:
         pairs = list(zip(keys, addresses, strict=True))
         taking = [phones.submit(posted_import, base, *pair) for pair in pairs[: turns.AT_ONCE]]
         assert started.acquire(timeout=GUARD_SECONDS)
-        until(lambda: len(restore.LONG_WORK.owners) == turns.AT_ONCE)
+        until(lambda: restore.LONG_WORK.places == turns.AT_ONCE)
+        taking.append(phones.submit(posted_import, base, *pairs[turns.AT_ONCE]))
+        until(lambda: restore.LONG_WORK.coming)
         try:
             page = urllib.request.urlopen(f"{base}/g/{keys[-1]}/history", timeout=GUARD_SECONDS)
             assert page.status == 200 and b"Ann" in page.read()
-            assert posted_import(base, *pairs[-1]) == 503
         finally:
             go_on.set()
-        assert [answer.result(GUARD_SECONDS) for answer in taking] == [302] * turns.AT_ONCE
+        assert [answer.result(GUARD_SECONDS) for answer in taking] == [302] * (turns.AT_ONCE + 1)
