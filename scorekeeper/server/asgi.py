@@ -58,7 +58,7 @@ class Entry:
         self.wsgi = on_threads(app, threads)
         # as many as the turns hold (and the exports written at once, and waiting for a place), and as many again as the
         # pages have, to refuse at once the imports (and exports) past them
-        self.imports = on_threads(app, turns.AT_ONCE + turns.COMING + threads)
+        self.imports = on_threads(app, 2 * turns.AT_ONCE + turns.COMING + threads)  # placed, displaced, coming
         self.exports = on_threads(app, EXPORTS_MOST + places.WAITING + threads)
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)

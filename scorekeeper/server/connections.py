@@ -179,9 +179,13 @@ class Watched(asyncio.Protocol):
             self.wait_for_headers(first=False)
 
     def close(self) -> None:
-        """Closed for another's connection (Connections.room_from_the_most)."""
+        """Closed for another's connection (Connections.room_from_the_most): at once, what it has not taken of its
+        answers dropped (a close would wait for them, the connection still open)."""
         self.no_deadline()
-        self.transport.close()
+        if isinstance(self.transport, asyncio.WriteTransport):
+            self.transport.abort()
+        else:
+            self.transport.close()
 
     def eof_received(self) -> bool | None:
         return self.http.eof_received() if self.admitted else None

@@ -152,9 +152,9 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
         access_log=False,
         log_config=None,
         log_level="warning",
-        # uvicorn's own limit answers every request 503 once it is reached: without a proxy, one past ours, which
-        # closes a waiting connection for a new one (connections.py)
-        limit_concurrency=CONNECTIONS if behind_proxy else CONNECTIONS + 1,
+        # uvicorn's own limit answers every request 503 once it is reached: without a proxy, ours alone, which closes
+        # a waiting connection for a new one (connections.py)
+        limit_concurrency=CONNECTIONS if behind_proxy else None,
         timeout_keep_alive=IDLE_SECONDS,
         timeout_graceful_shutdown=STOPPING_SECONDS,
     )

@@ -53,7 +53,9 @@ AGE_SECONDS = 2.0  # once it has been there this long
 HALF_LIFE_SECONDS = 30.0  # a second of the processor counts half this long after, a quarter twice as long after
 AT_ONCE = 32  # pieces of work in the turns at once, the one working included: the imports' threads (server/asgi.py)
 PER_ADDRESS = 1  # of them from one address
-COMING = 16  # pieces of work waiting for a place in the turns, at most (the imports' threads have room for them)
+# Pieces of work waiting for a place in the turns, at most, besides those that gave theirs up (AT_ONCE at most): the
+# imports' threads have room for them all (server/asgi.py).
+COMING = 16
 COMING_SECONDS = 60.0  # work waits this long for a place at most, then is refused
 REMEMBERED = 1024  # owners and addresses whose seconds lately are remembered
 # What an owner's or an address's work took more than it was first expected to counts half after this long: files
@@ -140,11 +142,12 @@ class Turns:
             del self.addresses[address]
 
     def give_place(self, now: float) -> None:
-        """A place given up (the lock held): the work waiting for one that stands first has it."""
+        """A place given up (the lock held): the work waiting for one that stands first has it, work that gave its
+        place up first (it waits without an end, for its turn: ``wait``)."""
         if not self.coming:
             self.places -= 1
             return
-        first = min(self.coming, key=lambda coming: (self.rank(coming, now), coming.arrival))
+        first = min(self.coming, key=lambda coming: (not coming.displaced, self.rank(coming, now), coming.arrival))
         self.coming.remove(first)
         first.placed = True
         if not first.displaced:
@@ -187,7 +190,8 @@ class Turns:
                 self.places += 1
                 turn.placed = True
                 return
-            if self.take_place_of_last(turn, now):
+            # none that waits for a place is passed over (work that gave its place up waits for the next first)
+            if all(coming.displaced for coming in self.coming) and self.take_place_of_last(turn, now):
                 turn.placed = True
                 return
             if len(self.coming) >= self.coming_most and not (self.coming and self.refuse_last_coming(turn, now)):

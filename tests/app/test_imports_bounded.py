@@ -521,6 +521,35 @@ def test_with_every_place_taken_work_waits_for_one_and_the_first_that_stands_has
     assert went == ["a group that imported lately"] and not taking.owners and not taking.places
 
 
+def test_work_that_gave_its_place_up_has_the_next_first():
+    """Work that gave its place up to smaller work waits for a place again, with no end (it waits for its turn);
+    work that came since and stands before it had every place, and it waited for ever (a review of the change)."""
+    taking = turns.Turns(seconds=0, at_once=2, coming_seconds=GUARD_SECONDS)
+    went, refused, go_on = [], [], threading.Event()
+    importing = importer(taking, went, refused)
+
+    def club():
+        with taking.taken("a club", "10.0.0.2", 0.001):
+            go_on.wait(GUARD_SECONDS)  # it works while the places are looked at
+            went.append("a club's game")
+
+    with taking.taken("a group importing", "10.0.0.1"):
+        larger = threading.Thread(target=importing, args=("a larger file", "10.6.6.1", 5.0))
+        waiting_in_order(taking, [larger])
+        small = threading.Thread(target=club)
+        small.start()
+        until(lambda: taking.coming)  # the larger file gave its place up
+        later = threading.Thread(target=importing, args=("a file that came later", "10.0.0.3", 0.5))
+        later.start()
+        until(lambda: len(taking.coming) == 2)  # it waits too: nobody waiting for a place is passed over
+    assert [coming.keys[0][1] for coming in taking.coming] == ["a file that came later"]  # the place: the larger's
+    go_on.set()
+    for thread in (larger, small, later):
+        thread.join(GUARD_SECONDS)
+    assert sorted(went) == ["a club's game", "a file that came later", "a larger file"] and not refused
+    assert not taking.owners and not taking.places and not taking.coming
+
+
 @pytest.mark.parametrize("broken_between", [False, True], ids=["file after file", "a broken file between"])
 def test_an_address_whose_last_file_took_far_more_than_its_size_said_is_expected_to_again(broken_between):
     """Eighteenth probe, N1: 31 addresses looping files of small games (2.3 s each, 0.24 s by their size), each
