@@ -20,6 +20,7 @@ from typing import Any
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..security.guesses import client_key
+from .held import Held
 
 # A request's headers come whole within this long of its connection opening: a phone sends them in one go, in a
 # fraction of a second even on a weak signal.
@@ -52,8 +53,8 @@ class Connections:
 
     def __init__(self, share: int | None, most: int | None = None) -> None:
         self.share, self.most = share, most
-        self.by_address: dict[str, dict[Client, Watched]] = {}
-        self.waiting: dict[str, dict[Client, None]] = {}  # each address's connections that wait, the oldest first
+        self.by_address = Held[Client]()
+        self.waiting = Held[Client]()  # each address's connections that wait
         self.watched: dict[Client, Watched] = {}
 
     def admit(self, client: Client, watched: "Watched") -> bool:
@@ -61,13 +62,13 @@ class Connections:
         already, or when only the KEPT connections are left, it holds FEW, and no address holding more than one more
         than it has a connection waiting to close."""
         address = client_key(client[0])
-        held = len(self.by_address.get(address, ()))
+        held = self.by_address.count(address)
         if self.share is not None and held >= self.share:
             return False
         full = self.most is not None and len(self.watched) >= (self.most if held < FEW else self.most - KEPT)
         if full and not self.room_from_the_most(held):
             return False
-        self.by_address.setdefault(address, {})[client] = watched
+        self.by_address.add(address, client)
         self.watched[client] = watched
         self.waits(client, True)  # for its first request's headers
         return True
@@ -75,32 +76,22 @@ class Connections:
     def room_from_the_most(self, held: int) -> bool:
         """Whether a connection waits (between two requests, or on a follow stream) of the addresses holding more
         than ``held`` + 1: if one does, of the one that holds the most, it is closed, and its place is free."""
-        more = [address for address in self.waiting if len(self.by_address[address]) > held + 1]
-        if not more:
+        giving = self.waiting.to_give_way(held, self.by_address)
+        if giving is None:
             return False
-        most = max(more, key=lambda address: len(self.by_address[address]))
-        client = next(iter(self.waiting[most]))
+        _, client = giving
         self.watched[client].close()
         self.leave(client)
         return True
 
     def leave(self, client: Client) -> None:
         if self.watched.pop(client, None) is not None:
-            address = client_key(client[0])
             self.waits(client, False)
-            del self.by_address[address][client]
-            if not self.by_address[address]:
-                del self.by_address[address]
+            self.by_address.remove(client_key(client[0]), client)
 
     def waits(self, client: Client, waits: bool) -> None:
         """Whether ``client``'s connection waits now (it may be closed for another's)."""
-        address = client_key(client[0])
-        if waits:
-            self.waiting.setdefault(address, {})[client] = None
-        elif client in self.waiting.get(address, {}):
-            del self.waiting[address][client]
-            if not self.waiting[address]:
-                del self.waiting[address]
+        (self.waiting.add if waits else self.waiting.remove)(client_key(client[0]), client)
 
     def streaming(self, client: Any) -> None:
         """The request of ``client`` (ASGI's scope["client"]) is a follow stream now, waiting for news: its

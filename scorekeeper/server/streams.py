@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from ..store import news
 from ..web.views.follow import FOLLOWS, event
+from .held import Held
 from .reading import Message, Receive, Send
 
 # A stream with no news says it is alive this often: the page takes a longer silence for a server gone.
@@ -37,32 +38,20 @@ class Streams:
 
     def __init__(self, most: int | None = None) -> None:
         self.most = STREAMS_MOST if most is None else most
-        self.by_address: dict[str, dict[Told, None]] = {}  # each address's streams, the oldest first
-        self.open = 0
+        self.held = Held["Told"]()
 
     def take(self, address: str, told: "Told") -> bool:
         """A place for ``told``'s stream from ``address``: at once while there are fewer than ``most``; else the
         oldest stream of the address holding the most ends for it, if that holds more than one more; else none."""
-        held = len(self.by_address.get(address, {}))
-        if self.open >= self.most:
-            most_address, most = max(self.by_address.items(), key=lambda item: len(item[1]))
-            if len(most) <= held + 1:
+        if len(self.held) >= self.most:
+            giving = self.held.to_give_way(self.held.count(address))
+            if giving is None:
                 return False
-            oldest = next(iter(most))
+            oldest_address, oldest = giving
             oldest.end()
-            self.give_back(most_address, oldest)
-        self.by_address.setdefault(address, {})[told] = None
-        self.open += 1
+            self.held.remove(oldest_address, oldest)
+        self.held.add(address, told)
         return True
-
-    def give_back(self, address: str, told: "Told") -> None:
-        """``told``'s stream has ended (or is ending): its place is free."""
-        held = self.by_address.get(address, {})
-        if told in held:
-            del held[told]
-            self.open -= 1
-            if not held:
-                del self.by_address[address]
 
 
 async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Followers | None,
@@ -115,7 +104,7 @@ async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Foll
     finally:
         followers.leave(int(game), told)
         if streams is not None:
-            streams.give_back(address, told)
+            streams.held.remove(address, told)  # its place is free (it may have been given already)
 
 
 class Told:
