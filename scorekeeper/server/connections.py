@@ -34,9 +34,11 @@ NEXT_HEADERS_SECONDS = 45
 PER_ADDRESS = 256
 # Of the server's connections (serving.CONNECTIONS), the last KEPT are for addresses holding fewer than FEW: else
 # sixteen addresses, each taking its share, held them all, and every other phone got 503. An address holding more
-# (a club's Wi-Fi, its phones following games) takes the place of a connection that waits (kept alive between two
-# requests, or a follow stream) of the address holding the most of those holding more than one more than it: so
-# addresses filling the server leave another as many connections as each of them holds.
+# (a club's Wi-Fi, its phones following games) takes the place of a connection that waits for a request (a new one,
+# or one kept alive between two), whoever's: its phone's next request opens another, and loses nothing. Only when
+# none waits so does it take the place of a follow stream, of the address holding the most of those holding more
+# than one more than it: so addresses filling the server with streams leave another as many as each of them holds,
+# and addresses filling it with connections that wait leave a club every stream it holds.
 KEPT = 500
 FEW = 8
 # A request's line and headers: a phone's are under 2 kB. A client sending more is answered 400 (serving.py).
@@ -48,35 +50,36 @@ Client = tuple[str, int]  # an address and port, as ASGI's scope["client"] has i
 
 class Connections:
     """The server's open connections, by their client: ``share`` for each address at most (None: no share); and of
-    ``most`` in all, the last KEPT for addresses holding fewer than FEW, or holding fewer than another (one of whose
-    waiting connections is closed for it)."""
+    ``most`` in all, the last KEPT for addresses holding fewer than FEW, or for a connection that takes the place of
+    one that waits (``room``)."""
 
     def __init__(self, share: int | None, most: int | None = None) -> None:
         self.share, self.most = share, most
         self.by_address = Held[Client]()
-        self.waiting = Held[Client]()  # each address's connections that wait
+        self.idle = Held[Client]()  # each address's connections waiting for a request: new, or kept alive
+        self.following = Held[Client]()  # and those on a follow stream, waiting for news
         self.watched: dict[Client, Watched] = {}
 
     def admit(self, client: Client, watched: "Watched") -> bool:
         """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
-        already, or when only the KEPT connections are left, it holds FEW, and no address holding more than one more
-        than it has a connection waiting to close."""
+        already, or when only the KEPT connections are left, it holds FEW, and no connection may be closed for it."""
         address = client_key(client[0])
         held = self.by_address.count(address)
         if self.share is not None and held >= self.share:
             return False
         full = self.most is not None and len(self.watched) >= (self.most if held < FEW else self.most - KEPT)
-        if full and not self.room_from_the_most(held):
+        if full and not self.room(held):
             return False
         self.by_address.add(address, client)
         self.watched[client] = watched
-        self.waits(client, True)  # for its first request's headers
+        self.waits(client, self.idle)  # for its first request's headers
         return True
 
-    def room_from_the_most(self, held: int) -> bool:
-        """Whether a connection waits (between two requests, or on a follow stream) of the addresses holding more
-        than ``held`` + 1: if one does, of the one that holds the most, it is closed, and its place is free."""
-        giving = self.waiting.to_give_way(held, self.by_address)
+    def room(self, held: int) -> bool:
+        """Whether a connection may be closed for a new one from an address holding ``held``: the oldest waiting
+        for a request, of the address with the most such; else the oldest follow stream of the address holding the
+        most of those holding more than ``held`` + 1. If one may, it is closed, and its place is free."""
+        giving = self.idle.to_give_way(None) or self.following.to_give_way(held, self.by_address)
         if giving is None:
             return False
         _, client = giving
@@ -86,30 +89,35 @@ class Connections:
 
     def leave(self, client: Client) -> None:
         if self.watched.pop(client, None) is not None:
-            self.waits(client, False)
+            self.waits(client, None)
             self.by_address.remove(client_key(client[0]), client)
 
-    def waits(self, client: Client, waits: bool) -> None:
-        """Whether ``client``'s connection waits now (it may be closed for another's)."""
-        (self.waiting.add if waits else self.waiting.remove)(client_key(client[0]), client)
+    def waits(self, client: Client, waiting: Held[Client] | None) -> None:
+        """``client``'s connection waits now, in ``idle`` or ``following`` (it may be closed for another's), or
+        not (None: a request of its is under way), since now."""
+        address = client_key(client[0])
+        self.idle.remove(address, client)
+        self.following.remove(address, client)
+        if waiting is not None:
+            waiting.add(address, client)
 
     def streaming(self, client: Any) -> None:
         """The request of ``client`` (ASGI's scope["client"]) is a follow stream now, waiting for news: its
         connection may be closed for another's (the page opens it again, or asks)."""
         if client is not None and (known := (str(client[0]), int(client[1]))) in self.watched:
-            self.waits(known, True)
+            self.waits(known, self.following)
 
     def began(self, client: Any) -> None:
         """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole."""
         if client is not None and (watched := self.watched.get(known := (str(client[0]), int(client[1])))):
             watched.request_began()
-            self.waits(known, False)
+            self.waits(known, None)
 
     def ended(self, client: Any) -> None:
         """The app's answer to a request from ``client`` is over: the connection waits for its next request."""
         if client is not None and (watched := self.watched.get(known := (str(client[0]), int(client[1])))):
             watched.request_ended()
-            self.waits(known, not watched.under_way)
+            self.waits(known, None if watched.under_way else self.idle)
 
 
 def protocol(connections: Connections) -> type[asyncio.Protocol]:
@@ -170,7 +178,7 @@ class Watched(asyncio.Protocol):
             self.wait_for_headers(first=False)
 
     def close(self) -> None:
-        """Closed for another's connection (Connections.room_from_the_most): at once, what it has not taken of its
+        """Closed for another's connection (Connections.room): at once, what it has not taken of its
         answers dropped (a close would wait for them, the connection still open)."""
         self.no_deadline()
         if isinstance(self.transport, asyncio.WriteTransport):

@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from urllib.parse import urlsplit
 
 import pytest
+from test_follow_streams import HAND, PLAYERS
 
 from scorekeeper.server import connections, serving, streams
 
@@ -221,15 +222,22 @@ def test_the_last_connections_are_kept_for_addresses_holding_few(monkeypatch):
     monkeypatch.setattr(connections, "KEPT", 3)
     monkeypatch.setattr(connections, "FEW", 2)
     held, watched = connections.Connections(4, most=6), object()
+
+    def busy(address: str, port: int) -> bool:  # a connection admitted, its request under way: none waits
+        admitted = held.admit((address, port), watched)
+        if admitted:
+            held.waits((address, port), None)
+        return admitted
+
     for port in range(3):  # one address, three: the server's first three
-        assert held.admit(("192.0.2.1", port), watched)
-    assert not held.admit(("192.0.2.1", 3), watched)  # within its share, but only the kept ones are left
-    assert held.admit(("192.0.2.2", 1), watched) and held.admit(("192.0.2.2", 2), watched)  # a phone's few
-    assert not held.admit(("192.0.2.2", 3), watched)
-    assert held.admit(("192.0.2.3", 1), watched)  # another phone: the last
+        assert busy("192.0.2.1", port)
+    assert not busy("192.0.2.1", 3)  # within its share, but only the kept ones are left
+    assert busy("192.0.2.2", 1) and busy("192.0.2.2", 2)  # a phone's few
+    assert not busy("192.0.2.2", 3)
+    assert busy("192.0.2.3", 1)  # another phone: the last
     held.leave(("192.0.2.1", 0))
     held.leave(("192.0.2.1", 1))
-    assert held.admit(("192.0.2.1", 4), watched)  # it holds fewer than FEW again
+    assert busy("192.0.2.1", 4)  # it holds fewer than FEW again
 
 
 def kept(base: str, source: str, path: str) -> socket.socket | None:
@@ -250,53 +258,73 @@ def kept(base: str, source: str, path: str) -> socket.socket | None:
     body = head.partition(b"\r\n\r\n")[2]
     while length is not None and len(body) < length:
         body += client.recv(4096)
+    while b"text/event-stream" in head and b"event: version" not in body:  # a stream: its first event, whole
+        body += client.recv(4096)
     return client
 
 
-@pytest.mark.parametrize("waiting", ["kept alive", "following"])
-def test_an_address_holding_many_connections_takes_the_place_of_one_that_holds_more(app, monkeypatch, waiting):
-    """Nineteenth probe: sixteen addresses held 256 connections each, and a club's address, holding 12 (its phones
-    following games), was refused every new connection while they did (the last KEPT are for addresses holding
-    fewer than FEW). Now a connection of the address that holds the most, waiting between two requests or on a
-    follow stream, is closed for it, while that address holds more."""
+def told_a_version(stream: socket.socket) -> bool:
+    """Whether ``stream`` (a follow stream, open) is told a version of its game next (the first as it opens)."""
+    heard = b""
+    with contextlib.suppress(OSError):  # closed by the server: reset
+        while b"event: version" not in heard and (more := stream.recv(4096)):
+            heard += more
+    return b"event: version" in heard
+
+
+def test_connections_waiting_for_a_request_are_closed_before_any_follow_stream(app, monkeypatch):
+    """Twentieth probe, E: 32 addresses held about 110 kept-alive connections each, and a club's address, its 150
+    phones following games, was the address holding the most: its streams were closed for theirs down to about 106,
+    and the other phones' every poll refused. Now a connection waiting for a request is closed first, whoever's (its
+    phone's next request opens another); a follow stream only when none waits."""
     monkeypatch.setattr(connections, "PER_ADDRESS", 6)
     monkeypatch.setattr(serving, "CONNECTIONS", 12)
     monkeypatch.setattr(connections, "KEPT", 4)
     monkeypatch.setattr(connections, "FEW", 2)
     with served_here(app) as base, ExitStack() as stack:
-        status, game = call("POST", base + "/api/games", {"players": ["Ann", "Ben", "Cat"]})
+        status, game = call("POST", base + "/api/games", PLAYERS)
         assert status == 201
-        path = "/api/games" if waiting == "kept alive" else f"/games/{game['id']}/follow/events"
-        club = [stack.enter_context(kept(base, "127.0.3.1", "/api/games")) for _ in range(2)]
+        follow = f"/games/{game['id']}/follow/events"
+        club = [stack.enter_context(kept(base, "127.0.3.1", follow)) for _ in range(4)]
+        crowd = []
+        for attacker in ("127.0.3.2", "127.0.3.3"):  # their share each: past 8 in all, each in the place of another
+            for _ in range(connections.PER_ADDRESS):
+                crowd.append(connection := kept(base, attacker, "/api/games"))
+                if connection is not None:
+                    stack.enter_context(connection)
+        assert all(crowd) and select.select(crowd, [], [], 0)[0]  # some of theirs were closed for theirs
+        assert (tap := kept(base, "127.0.3.1", "/api/games")) is not None  # a tap: in the place of a crowd's
+        stack.enter_context(tap)
+        assert call("POST", f"{base}/api/games/{game['id']}/hands", HAND)[0] == 201
+        assert all(told_a_version(stream) for stream in club)  # every phone of the club is still told
+
+
+def test_past_the_connections_a_club_takes_the_place_of_a_stream_of_an_address_holding_more(app, monkeypatch):
+    """Nineteenth probe: sixteen addresses held 256 connections each, and a club's address, holding 12 (its phones
+    following games), was refused every new connection while they did (the last KEPT are for addresses holding
+    fewer than FEW). When no connection waits for a request, a follow stream of the address that holds the most is
+    closed for it, while that address holds more."""
+    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
+    monkeypatch.setattr(serving, "CONNECTIONS", 12)
+    monkeypatch.setattr(connections, "KEPT", 4)
+    monkeypatch.setattr(connections, "FEW", 2)
+    with served_here(app) as base, ExitStack() as stack:
+        status, game = call("POST", base + "/api/games", PLAYERS)
+        assert status == 201
+        path = f"/games/{game['id']}/follow/events"
+        club = [stack.enter_context(kept(base, "127.0.3.1", path)) for _ in range(2)]
         held = {}
-        for attacker in ("127.0.3.2", "127.0.3.3"):  # each opens connections until it is refused
+        for attacker in ("127.0.3.2", "127.0.3.3"):  # each opens streams until it is refused
             held[attacker] = []
             while (connection := kept(base, attacker, path)) is not None:
                 held[attacker].append(stack.enter_context(connection))
         assert len(held["127.0.3.2"]) == connections.PER_ADDRESS  # the server was nearly empty
-        club.append(stack.enter_context(kept(base, "127.0.3.1", "/api/games")))  # it holds 2, they 4 each
+        club.append(stack.enter_context(kept(base, "127.0.3.1", path)))  # it holds 2, they 4 each
         assert all(club)
-        readable, _, _ = select.select(held["127.0.3.2"] + held["127.0.3.3"], [], [], 0)
-        assert readable  # a connection of the address holding the most was closed for it
-        assert kept(base, "127.0.3.1", "/api/games") is None  # it holds 3, they 4 and 3: its share
-
-
-def test_a_connection_waiting_is_closed_for_another_though_the_address_holding_the_most_has_none(app, monkeypatch):
-    """Twentieth probe: only the address holding the most gave a connection up; one that kept every connection under
-    way (slow bodies) kept a club out, though other addresses holding more than the club had connections waiting."""
-    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
-    monkeypatch.setattr(serving, "CONNECTIONS", 12)
-    monkeypatch.setattr(connections, "KEPT", 2)
-    monkeypatch.setattr(connections, "FEW", 2)
-    with served_here(app) as base, ExitStack() as stack:
-        busy = [slow_client(stack, base, BODY_START, "127.0.5.1") for _ in range(connections.PER_ADDRESS)]
-        crowd = []
-        while (connection := kept(base, "127.0.5.2", "/api/games")) is not None:
-            crowd.append(stack.enter_context(connection))
-        assert len(crowd) == 4  # past it, only the kept connections are left, and the busy ones wait for nothing
-        club = [stack.enter_context(kept(base, "127.0.5.3", "/api/games")) for _ in range(2)]
-        club.append(stack.enter_context(kept(base, "127.0.5.3", "/api/games")))  # in the crowd's place
-        assert all(club) and select.select(crowd, [], [], 0)[0] and not select.select(busy, [], [], 0)[0]
+        assert kept(base, "127.0.3.1", path) is None  # it holds 3, they 4 and 3: its share
+        assert call("POST", f"{base}/api/games/{game['id']}/hands", HAND)[0] == 201
+        told = [told_a_version(stream) for stream in held["127.0.3.2"] + held["127.0.3.3"]]
+        assert told[:3] == [False] * 3 and all(told[3:])  # the first's oldest: two for the second's, one for the club
 
 
 def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that_holds_more(app, monkeypatch):
