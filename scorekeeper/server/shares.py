@@ -36,7 +36,7 @@ from ..security.group_scope import group_path
 from ..security.guesses import client_key
 from ..service.lately import Lately
 
-Key = tuple[str, str]  # ("group", its key) or ("address", its /64)
+Key = tuple[str, str]  # ("group", its key), ("follow", its key: its followers'), or ("address", its /64)
 EACH = 2  # a group's (and an address's) requests in the app at once: a table's taps take milliseconds each
 HALF_LIFE_SECONDS = 10.0  # a second in the app counts half this long after, a quarter twice as long after
 HEAVY_SECONDS = 0.5  # a request this long is heavy (a table's page takes milliseconds, a game's review a tenth)
@@ -44,6 +44,9 @@ BUSY_SECONDS = 2.0  # in heavy requests lately: a group or address with as much 
 BUSY_MOST = 2
 LIGHT_SECONDS = 1.0  # in heavy requests lately: a group with less is light, whatever its address
 REMEMBERED = 4096  # keys whose time in the app is remembered before the smallest are forgotten
+# A follow page's asking, its board and its stream: a club's sixty phones that ask every second (no stream left for
+# them) took the group's two places, and its table's taps waited about 5 s behind them (twentieth probe, F).
+FOLLOWING = ("/follow/board", "/follow/events")
 
 
 class Shares:
@@ -60,14 +63,19 @@ class Shares:
 
     @staticmethod
     def keys(address: str | None, path: str) -> list[Key]:
-        """Whose request this is: on an open server its group's, and its address's (its /64's).
+        """Whose request this is: on an open server its group's, and its address's (its /64's). A follow page's
+        board and stream are its group's followers' (on any server): they take their turns beside the group's taps,
+        never before them.
 
         >>> Shares.keys("192.0.2.7", "/g/Ab3/api/games"), Shares.keys(None, "/rules")
         ([('group', 'Ab3'), ('address', '192.0.2.7')], [])
+        >>> Shares.keys("192.0.2.7", "/g/Ab3/games/7/follow/board"), Shares.keys(None, "/games/7/follow/events")
+        ([('follow', 'Ab3'), ('address', '192.0.2.7')], [('follow', '')])
         """
         group = group_path(path)
+        following = path.endswith(FOLLOWING)
         return [
-            *([("group", group[0])] if group else []),
+            *([("follow", group[0] if group else "")] if following else [("group", group[0])] if group else []),
             *([("address", client_key(address))] if address else []),
         ]
 

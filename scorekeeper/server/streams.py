@@ -25,7 +25,7 @@ FOLLOWS_HEADER = FOLLOWS.lower().encode()  # as the server hands the app's heade
 LISTEN_AGAIN_SECONDS = 5  # a listener that lost its database tries again after this long (the pages poll meanwhile)
 # Follow streams open at once in a process, at most: of its connections (serving.CONNECTIONS), the rest are for the
 # pages. Past it, a new stream takes the place of the oldest of the address holding the most, while that address
-# holds more than one more; else it is answered 204, and its page asks every second instead.
+# holds more than one more; else it is answered 204, and its page asks every five seconds instead (follow.js).
 STREAMS_MOST = 3000
 NO_STREAM = 204  # an EventSource told this opens no stream again (the page asks instead)
 
@@ -121,7 +121,7 @@ class Told:
         self.changed.set()
 
     def end(self) -> None:
-        """The stream ends, as a whole answer: its page opens it again (or asks every second)."""
+        """The stream ends, as a whole answer: its page opens it again (or asks every few seconds)."""
         self.over = True
         self.changed.set()
 

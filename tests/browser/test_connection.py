@@ -5,7 +5,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from server import call, running_server
+from scorekeeper.server import streams
+
+from server import call, running_server, served_here
 
 STALE = re.compile(r"^not updated since \d\d:\d\d$")
 
@@ -26,3 +28,20 @@ def test_the_follow_view_says_when_the_server_went_away_and_clears_when_it_is_ba
         call("POST", f"{again.base}/api/games/{game['id']}/hands", {"hearts": [4, 0, 9, 0], "queen": 1})
         expect(page.locator("#stale")).to_be_hidden()
         expect(page.locator('[data-total="1"]')).to_have_text("13")
+
+
+@pytest.mark.browser
+@pytest.mark.server
+def test_a_follow_page_the_server_has_no_stream_for_still_shows_each_hand(page: Page, app, monkeypatch):
+    """Twentieth probe, F: a process past its streams answers a new one 204, and the page asks instead, every five
+    seconds (sixty phones asking every second slowed their own table), and for a stream again a minute later."""
+    monkeypatch.setattr(streams, "STREAMS_MOST", 0)  # every stream refused
+    with served_here(app) as base:
+        _, game = call("POST", base + "/api/games", {"players": ["Ann", "Ben", "Cat", "Dan"]})
+        with page.expect_response(lambda answer: answer.url.endswith("/follow/events")) as stream:
+            page.goto(f"{base}/games/{game['id']}/follow")
+        assert stream.value.status == streams.NO_STREAM
+        expect(page.locator('[data-total="0"]')).to_have_text("0")
+        call("POST", f"{base}/api/games/{game['id']}/hands", {"hearts": [4, 0, 9, 0], "queen": 1})
+        expect(page.locator('[data-total="1"]')).to_have_text("13", timeout=10_000)  # within its next ask
+        expect(page.locator("#stale")).to_be_hidden()

@@ -172,6 +172,33 @@ def test_a_phone_at_an_address_busy_with_another_groups_requests_waits_for_one_o
     assert run_apart(scenario()) == ["heavy 1", "phone", "heavy 2", "heavy 3"]
 
 
+def test_a_groups_taps_are_not_held_behind_its_followers_asking():
+    """Twentieth probe, F: sixty phones of a club, left no follow stream, asked for the board every second, took the
+    group's share, and the table's taps waited about 5 s behind them. Now the follow pages' boards and streams have
+    a share of their own, the group's followers': the group's taps wait for none of them."""
+
+    async def scenario():
+        taken, order, go_on = shares.Shares(threads=8), [], asyncio.Event()
+
+        async def answer(name):
+            order.append(name)
+            await go_on.wait()
+
+        asked = [*((f"board {n}", "/g/club/games/1/follow/board") for n in range(6)),
+                 ("stream", "/g/club/games/1/follow/events"), ("tap", "/g/club/api/games/1/hands")]  # fmt: skip
+        running = [asyncio.ensure_future(taken.run(taken.keys("192.0.2.1", path), answer(name)))
+                   for name, path in asked]  # fmt: skip
+        await settle()
+        begun = list(order)
+        go_on.set()
+        await asyncio.gather(*running)
+        return begun, order
+
+    begun, answered = run_apart(scenario())
+    assert begun == ["board 0", "board 1", "tap"]  # the followers' share, and the tap beside it at once
+    assert len(answered) == 8
+
+
 def test_a_free_thread_goes_to_the_request_whose_group_has_had_the_least_time_in_the_app_lately():
     """Seventh probe: four groups from four addresses, each asking for its own list of 100 long games, took the
     eight threads within their shares, and another group's phone waited behind them (p50 248 to 544 ms). A free
