@@ -40,6 +40,11 @@ class Streams:
         self.most = STREAMS_MOST if most is None else most
         self.held = Held["Told"]()
 
+    def room_for(self, address: str) -> bool:
+        """Whether a new stream from ``address`` may have a place (``take``): asked before the app answers it, so a
+        stream refused costs no thread."""
+        return len(self.held) < self.most or self.held.to_give_way(self.held.count(address)) is not None
+
     def take(self, address: str, told: "Told") -> bool:
         """A place for ``told``'s stream from ``address``: at once while there are fewer than ``most``; else the
         oldest stream of the address holding the most ends for it, if that holds more than one more; else none."""
@@ -61,6 +66,9 @@ async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Foll
     of the game's news, when the app asks so and the process has ``followers`` and one of ``streams``' places for
     ``address`` (else NO_STREAM), until the client leaves or ``closing`` is set. ``waiting`` is called as the stream
     opens, to wait for news."""
+    if followers is not None and streams is not None and not streams.room_for(address):
+        await no_stream(send)  # before the app: an address crowding the process with streams takes no thread
+        return
     said: list[Message] = []
     early: list[tuple[int, str]] = []  # the games' news while the app answers: none made meanwhile is lost
 
@@ -88,8 +96,7 @@ async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Foll
     headers = [(name, value) for name, value in start["headers"] if name not in (FOLLOWS_HEADER, b"content-length")]
     told = Told(closing)
     if streams is not None and not streams.take(address, told):
-        await send({"type": "http.response.start", "status": NO_STREAM, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
+        await no_stream(send)
         return
     followers.follow(int(game), told)
     for game_id, version in early:
@@ -105,6 +112,11 @@ async def follow(answer: Callable[[Send], Awaitable[None]], followers: news.Foll
         followers.leave(int(game), told)
         if streams is not None:
             streams.held.remove(address, told)  # its place is free (it may have been given already)
+
+
+async def no_stream(send: Send) -> None:
+    await send({"type": "http.response.start", "status": NO_STREAM, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
 
 
 class Told:

@@ -17,7 +17,7 @@ from test_follow_streams import HAND, PLAYERS
 
 from scorekeeper.server import connections, serving, streams
 
-from server import call, running_server, served_here
+from server import call, running_server, served_here, status_from
 
 pytestmark = pytest.mark.server
 
@@ -347,6 +347,7 @@ def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that
             ended += more
         assert ended.endswith(b"0\r\n\r\n")  # the stream's last chunk: its page opens it again
         assert kept(base, "127.0.4.1", path) is None  # two each: the club has its share
+        assert status_from(base, "127.0.4.1", "GET", "/games/404/follow/events") == streams.NO_STREAM  # app unasked
         assert call("GET", base + "/api/games")[0] == 200
 
 
