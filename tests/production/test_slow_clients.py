@@ -327,6 +327,20 @@ def test_past_the_connections_a_club_takes_the_place_of_a_stream_of_an_address_h
         assert told[:3] == [False] * 3 and all(told[3:])  # the first's oldest: two for the second's, one for the club
 
 
+def test_with_every_connection_under_way_a_new_one_is_answered_503_at_once(app, monkeypatch):
+    """Past the server's connections, with none waiting that could be closed for it (each one's request under way),
+    a new connection is answered 503 at once, by the server's own count: without a proxy, uvicorn's limit is not
+    the one that answers (it would answer every request 503 once reached)."""
+    monkeypatch.setattr(serving, "CONNECTIONS", 4)
+    monkeypatch.setattr(connections, "KEPT", 0)
+    announced = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 4096\r\n\r\n"
+    with served_here(app) as base, ExitStack() as stack:
+        for n in range(1, 5):  # asked for its body: the app has it, under way
+            assert slow_client(stack, base, announced, f"127.0.6.{n}").recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        refused = slow_client(stack, base, b"", "127.0.6.5")
+        assert refused.recv(65536) == connections.REFUSED
+
+
 def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that_holds_more(app, monkeypatch):
     """Nineteenth probe: 32 addresses held 256 follow streams each through the proxy, about 4,000 on each process,
     and every other request was refused (503: uvicorn's limit on connections). Now a process keeps STREAMS_MOST at
