@@ -507,7 +507,7 @@ def test_with_every_place_taken_work_waits_for_one_and_the_first_that_stands_has
     once whenever none stood after it, tried again, and found the places taken again by work that came meanwhile:
     41 times in 42. Now work waits for a place, and a place given up goes to the work waiting that stands first;
     past the most that wait, the one that stands last is refused."""
-    taking = turns.Turns(seconds=0, at_once=1, coming=1, coming_seconds=GUARD_SECONDS)
+    taking = turns.Turns(seconds=0, at_once=1, coming=1, coming_seconds=3600)  # none waits its time out here
     went, refused = [], []
     importing = importer(taking, went, refused)
 
@@ -515,7 +515,9 @@ def test_with_every_place_taken_work_waits_for_one_and_the_first_that_stands_has
         group = threading.Thread(target=importing, args=("a group that imported lately", "10.0.0.2", 1.0))
         group.start()
         until(lambda: taking.coming)  # it waits for a place, not refused
-        importing("a file expected to take longer", "10.6.6.1", 5.0)  # it stands last of those waiting: refused
+        longer = threading.Thread(target=importing, args=("a file expected to take longer", "10.6.6.1", 5.0))
+        longer.start()
+        longer.join(GUARD_SECONDS)  # it stands last of those waiting: refused at once, the place still taken
         assert refused == ["a file expected to take longer"] and not went
     group.join(GUARD_SECONDS)
     assert went == ["a group that imported lately"] and not taking.owners and not taking.places
