@@ -150,14 +150,18 @@ class Entry:
                 address = client_key(self.guessers.address(scope) or "")
                 await follow(app_answer, self.followers, self.closing, receive, send, self.streams, address, waiting)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
-                await unless_left(receive, lane, self.imports(scope, body.receive, Taken(send)), left)
+                await unless_left(receive, lane, self.imports(scope, body.receive, self.taken(scope, send)), left)
             elif scope["method"] == "GET" and is_export(scope["path"]):
                 exports = lane if lane is not at_once else self.exports_of(scope)
-                await unless_left(receive, exports, self.exports(scope, body.receive, Taken(send)), left)
+                await unless_left(receive, exports, self.exports(scope, body.receive, self.taken(scope, send)), left)
             else:
-                await unless_left(receive, page, self.wsgi(scope, body.receive, Taken(send)), left)
+                await unless_left(receive, page, self.wsgi(scope, body.receive, self.taken(scope, send)), left)
         finally:
             body.close()
+
+    def taken(self, scope: Scope, send: Send) -> "Taken":
+        """``send`` for an answer the client may not take (``Taken``), its connection cut when it does not."""
+        return Taken(send, functools.partial(self.connections.cut, scope.get("client")))
 
     def exports_of(self, scope: Scope) -> Lane:
         """How an export runs: once its group and its address have fewer than EXPORTS_AT_ONCE in the app. The others
@@ -217,10 +221,11 @@ def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awa
 
 class Taken:
     """``send``, given up once the client has taken nothing for SEND_WAIT_SECONDS: the rest of the answer is dropped,
-    so the thread writing it goes on to its end (and frees what it holds) instead of waiting for the client."""
+    so the thread writing it goes on to its end (and frees what it holds) instead of waiting for the client; and its
+    connection is ``cut`` at once, what it was sent and never took dropped with it."""
 
-    def __init__(self, send: Send) -> None:
-        self.send, self.given_up = send, False
+    def __init__(self, send: Send, cut: Callable[[], None] = lambda: None) -> None:
+        self.send, self.cut, self.given_up = send, cut, False
 
     async def __call__(self, message: Message) -> None:
         if self.given_up:
@@ -229,6 +234,7 @@ class Taken:
             await asyncio.wait_for(self.send(message), SEND_WAIT_SECONDS)
         except TimeoutError:
             self.given_up = True
+            self.cut()
             log.info("A client took none of its answer for %d s: the rest is dropped.", SEND_WAIT_SECONDS)
 
 

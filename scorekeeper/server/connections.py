@@ -107,6 +107,12 @@ class Connections:
         if client is not None and (known := (str(client[0]), int(client[1]))) in self.watched:
             self.waits(known, self.following)
 
+    def cut(self, client: Any) -> None:
+        """The connection of ``client`` (ASGI's scope["client"]) closed at once, what it has not taken of its answer
+        dropped: it took none of it for long (asgi.Taken). Closed, it would wait for the client to take it."""
+        if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
+            watched.close()
+
     def began(self, client: Any) -> None:
         """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole."""
         if client is not None and (watched := self.watched.get(known := (str(client[0]), int(client[1])))):
@@ -178,8 +184,8 @@ class Watched(asyncio.Protocol):
             self.wait_for_headers(first=False)
 
     def close(self) -> None:
-        """Closed for another's connection (Connections.room): at once, what it has not taken of its
-        answers dropped (a close would wait for them, the connection still open)."""
+        """Closed for another's connection (Connections.room), or cut (Connections.cut): at once, what it has not
+        taken of its answers dropped (a close would wait for them, the connection still open)."""
         self.no_deadline()
         if isinstance(self.transport, asyncio.WriteTransport):
             self.transport.abort()

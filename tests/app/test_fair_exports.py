@@ -2,9 +2,12 @@
 as they liked. Now each group has exports of its own, and a reader that takes nothing is cut off."""
 
 import asyncio
+import io
 import json
+import logging
 import socket
 import threading
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from flask import request
@@ -12,7 +15,7 @@ from test_groups import client, open_app, start_game, start_group  # noqa: F401 
 from test_imports_bounded import waiting_in_order
 
 from scorekeeper.server import asgi
-from scorekeeper.service import export, games, groups, turns
+from scorekeeper.service import export, games, groups, restore, turns
 from scorekeeper.service import places as places_module
 from scorekeeper.service.places import Places
 from scorekeeper.service.turns import LONG_WORK
@@ -87,6 +90,31 @@ def test_a_reader_that_takes_nothing_is_cut_off_and_frees_its_export(open_app, c
     run_apart(serve())
     assert sent[:3] == ["request", "http.response.start", "http.response.body"]
     assert not EXPORTING.held  # its turn given back
+
+
+def test_a_reader_that_takes_nothing_has_its_connection_closed_with_it(open_app, client, monkeypatch, caplog):  # noqa: F811
+    """Nineteenth probe, F3: an export its reader took none of was given up, but its connection was closed as uvicorn
+    closes one, open until the reader took what had been sent; and each logged an ERROR ("ASGI callable returned
+    without completing response"). Now the connection is cut with the answer, and no error is logged."""
+    monkeypatch.setattr(asgi, "SEND_WAIT_SECONDS", 0.5)
+    key = start_group(client)["key"]
+    moon = {"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}
+    with open_app.test_request_context():
+        scope.limit_to(groups.find_group(key).id)
+        games_file = [{"players": ["A", "B", "C", "D"], "uid": uuid.uuid4().hex, "hands": [moon] * 50}
+                      for _ in range(30)]  # fmt: skip
+        restore.import_games(io.BytesIO(json.dumps({"format": "hearts-scorekeeper", "games": games_file}).encode()))
+        db.session.remove()
+    with running_here(open_app) as server, socket.socket() as reader:
+        watched = server.server.config.app.connections.watched
+        for listening in server.sockets:  # its connections' buffers: small, the 330 kB export far larger
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+        reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # it takes little, and then nothing
+        reader.connect(("127.0.0.1", server.addresses()[0][1]))
+        reader.sendall(f"GET /g/{key}/history/export.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        until(lambda: reader.getsockname() in watched)
+        until(lambda: reader.getsockname() not in watched)  # closed, though what it was sent waits for it
+    assert not [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
 
 
 def test_exports_are_written_on_threads_of_their_own_so_many_at_once(open_app, client, monkeypatch):  # noqa: F811
