@@ -15,6 +15,9 @@ over (``ended``); the deadline for the next headers starts once no request of th
 """
 
 import asyncio
+import heapq
+import itertools
+import time
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -35,12 +38,18 @@ PER_ADDRESS = 256
 # Of the server's connections (serving.CONNECTIONS), the last KEPT are for addresses holding fewer than FEW: else
 # sixteen addresses, each taking its share, held them all, and every other phone got 503. An address holding more
 # (a club's Wi-Fi, its phones following games) takes the place of a connection that waits for a request (a new one,
-# or one kept alive between two), whoever's: its phone's next request opens another, and loses nothing. Only when
-# none waits so does it take the place of a follow stream, of the address holding the most of those holding more
-# than one more than it: so addresses filling the server with streams leave another as many as each of them holds,
-# and addresses filling it with connections that wait leave a club every stream it holds.
+# or one kept alive between two): its own address's first, else of the address holding the most such, but never of
+# an address holding fewer than FEW (a phone's, a household's). Its phone loses nothing: a browser opens another
+# connection for its next request. Only when none waits so does it take the place of a follow stream, of the
+# address holding the most of those holding more than one more than it: so addresses filling the server with streams
+# leave another as many as each of them holds, and addresses filling it with connections that wait leave a club
+# every stream it holds.
 KEPT = 500
 FEW = 8
+# A connection opened, or answered, this recently is not closed for another's: its request is on its way, or its
+# answer (and the phone may send the next on it at once).
+GRACE_SECONDS = 1.0
+LOOKED = 64  # connections that wait looked at, at most, for one to close: the oldest of the addresses holding most
 # A request's line and headers: a phone's are under 2 kB. A client sending more is answered 400 (serving.py).
 HEADERS_MOST = 16 * 1024
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
@@ -59,6 +68,7 @@ class Connections:
         self.idle = Held[Client]()  # each address's connections waiting for a request: new, or kept alive
         self.following = Held[Client]()  # and those on a follow stream, waiting for news
         self.watched: dict[Client, Watched] = {}
+        self.stirred: dict[Client, float] = {}  # when each was opened, or its last answer ended
 
     def admit(self, client: Client, watched: "Watched") -> bool:
         """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
@@ -68,28 +78,48 @@ class Connections:
         if self.share is not None and held >= self.share:
             return False
         full = self.most is not None and len(self.watched) >= (self.most if held < FEW else self.most - KEPT)
-        if full and not self.room(held):
+        if full and not self.room(address, held):
             return False
         self.by_address.add(address, client)
         self.watched[client] = watched
+        self.stirred[client] = time.monotonic()
         self.waits(client, self.idle)  # for its first request's headers
         return True
 
-    def room(self, held: int) -> bool:
-        """Whether a connection may be closed for a new one from an address holding ``held``: the oldest waiting
-        for a request, of the address with the most such; else the oldest follow stream of the address holding the
-        most of those holding more than ``held`` + 1. If one may, it is closed, and its place is free."""
-        giving = self.idle.to_give_way(None) or self.following.to_give_way(held, self.by_address)
-        if giving is None:
+    def room(self, address: str, held: int) -> bool:
+        """Whether a connection may be closed for a new one from ``address``, holding ``held``: one waiting for a
+        request (``idle_to_close``); else the oldest follow stream of the address holding the most of those holding
+        more than ``held`` + 1. If one may, it is closed, and its place is free."""
+        client = self.idle_to_close(address, held)
+        if client is None and (giving := self.following.to_give_way(held, self.by_address)) is not None:
+            client = giving[1]
+        if client is None:
             return False
-        _, client = giving
         self.watched[client].close()
         self.leave(client)
         return True
 
+    def idle_to_close(self, address: str, held: int) -> Client | None:
+        """The oldest connection waiting for a request that may be closed for a new one from ``address``, holding
+        ``held``: its own address's first, then of the addresses holding the most such; none of an address holding
+        fewer than FEW for one holding more, and none opened or answered less than GRACE_SECONDS ago."""
+        others = [other for other in self.idle.by_address
+                  if other != address and (held < FEW or self.by_address.count(other) >= FEW)]  # fmt: skip
+        candidates = (
+            client
+            for holder in [address, *heapq.nlargest(LOOKED, others, key=self.idle.count)]
+            for client in self.idle.by_address.get(holder, {})
+        )
+        now = time.monotonic()
+        for client in itertools.islice(candidates, LOOKED):
+            if now - self.stirred[client] >= GRACE_SECONDS:
+                return client
+        return None
+
     def leave(self, client: Client) -> None:
         if self.watched.pop(client, None) is not None:
             self.waits(client, None)
+            self.stirred.pop(client, None)
             self.by_address.remove(client_key(client[0]), client)
 
     def waits(self, client: Client, waiting: Held[Client] | None) -> None:
@@ -100,6 +130,11 @@ class Connections:
         self.following.remove(address, client)
         if waiting is not None:
             waiting.add(address, client)
+
+    def asked(self, client: Client) -> None:
+        """A request's headers came whole on ``client``'s connection: it waits no more, though the app is called
+        with it (``began``) a pass or two of the loop later."""
+        self.idle.remove(client_key(client[0]), client)
 
     def streaming(self, client: Any) -> None:
         """The request of ``client`` (ASGI's scope["client"]) is a follow stream now, waiting for news: its
@@ -123,6 +158,7 @@ class Connections:
         """The app's answer to a request from ``client`` is over: the connection waits for its next request."""
         if client is not None and (watched := self.watched.get(known := (str(client[0]), int(client[1])))):
             watched.request_ended()
+            self.stirred[known] = time.monotonic()
             self.waits(known, None if watched.under_way else self.idle)
 
 
@@ -143,6 +179,7 @@ class Watched(asyncio.Protocol):
         self.admitted = False
         self.deadline: asyncio.TimerHandle | None = None
         self.under_way = 0  # requests begun and not yet answered (the next may begin before the last's end is told)
+        self.tail = b""  # the last bytes received, for the end of a request's headers split between two reads
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Admitted, with HEADERS_SECONDS for its first request's headers; or answered 503 and closed, unread."""
@@ -169,8 +206,12 @@ class Watched(asyncio.Protocol):
             self.deadline = None
 
     def data_received(self, data: bytes) -> None:
-        if self.admitted:
-            self.http.data_received(data)
+        if not self.admitted:
+            return
+        if not self.under_way and self.client is not None and b"\r\n\r\n" in self.tail + data:
+            self.connections.asked(self.client)
+        self.tail = data[-3:] if len(data) >= 3 else (self.tail + data)[-3:]
+        self.http.data_received(data)
 
     def request_began(self) -> None:
         self.under_way += 1

@@ -27,6 +27,16 @@ BODY_START = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: app
               b"Content-Length: 4096\r\n\r\n{")  # fmt: skip
 
 
+ANNOUNCED = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 4096\r\n\r\n"
+
+
+def under_way(stack: ExitStack, base: str, source: str) -> socket.socket:
+    """A connection from ``source`` whose request the app has, under way: asked for its body, which never comes."""
+    client = slow_client(stack, base, ANNOUNCED, source)
+    assert client.recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
+    return client
+
+
 def slow_client(stack: ExitStack, base: str, start: bytes, source: str = "127.0.0.1") -> socket.socket:
     """A connection from ``source`` (any address of 127/8 is this machine) that has sent the start of a request."""
     address = urlsplit(base)
@@ -275,28 +285,85 @@ def told_a_version(stream: socket.socket) -> bool:
 def test_connections_waiting_for_a_request_are_closed_before_any_follow_stream(app, monkeypatch):
     """Twentieth probe, E: 32 addresses held about 110 kept-alive connections each, and a club's address, its 150
     phones following games, was the address holding the most: its streams were closed for theirs down to about 106,
-    and the other phones' every poll refused. Now a connection waiting for a request is closed first, whoever's (its
-    phone's next request opens another); a follow stream only when none waits."""
+    and the other phones' every poll refused. Now a connection waiting for a request is closed first (its phone's
+    next request opens another), its own address's first; a follow stream only when none waits; and a connection
+    whose request is under way, never."""
     monkeypatch.setattr(connections, "PER_ADDRESS", 6)
     monkeypatch.setattr(serving, "CONNECTIONS", 12)
     monkeypatch.setattr(connections, "KEPT", 4)
     monkeypatch.setattr(connections, "FEW", 2)
+    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
     with served_here(app) as base, ExitStack() as stack:
         status, game = call("POST", base + "/api/games", PLAYERS)
         assert status == 201
         follow = f"/games/{game['id']}/follow/events"
         club = [stack.enter_context(kept(base, "127.0.3.1", follow)) for _ in range(4)]
-        crowd = []
-        for attacker in ("127.0.3.2", "127.0.3.3"):  # their share each: past 8 in all, each in the place of another
-            for _ in range(connections.PER_ADDRESS):
-                crowd.append(connection := kept(base, attacker, "/api/games"))
-                if connection is not None:
-                    stack.enter_context(connection)
-        assert all(crowd) and select.select(crowd, [], [], 0)[0]  # some of theirs were closed for theirs
+        busy = under_way(stack, base, "127.0.3.4")
+        crowd = {}
+        for attacker in ("127.0.3.2", "127.0.3.3"):  # their share each: past 8 in all, each in the place of its own
+            crowd[attacker] = [kept(base, attacker, "/api/games") for _ in range(connections.PER_ADDRESS)]
+            for connection in filter(None, crowd[attacker]):
+                stack.enter_context(connection)
+        assert all(crowd["127.0.3.2"] + crowd["127.0.3.3"])
+        left = {attacker: len(connections) - len(select.select(connections, [], [], 0)[0])
+                for attacker, connections in crowd.items()}  # fmt: skip
+        assert left == {"127.0.3.2": 3, "127.0.3.3": 2}  # each closed its own oldest for its next
         assert (tap := kept(base, "127.0.3.1", "/api/games")) is not None  # a tap: in the place of a crowd's
         stack.enter_context(tap)
+        assert len(select.select(crowd["127.0.3.2"], [], [], 0)[0]) == 4  # the crowd's holding the most
         assert call("POST", f"{base}/api/games/{game['id']}/hands", HAND)[0] == 201
         assert all(told_a_version(stream) for stream in club)  # every phone of the club is still told
+        assert not select.select([busy], [], [], 0)[0]  # and the request under way still waits for its body
+
+
+def test_a_connection_waiting_is_closed_for_a_club_though_the_address_holding_the_most_has_none(app, monkeypatch):
+    """Twentieth probe, B′: only the address holding the most gave a connection up; one that kept every connection
+    under way (slow bodies) kept a club out, though another address holding more than the club had connections
+    waiting."""
+    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
+    monkeypatch.setattr(serving, "CONNECTIONS", 12)
+    monkeypatch.setattr(connections, "KEPT", 2)
+    monkeypatch.setattr(connections, "FEW", 2)
+    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
+    with served_here(app) as base, ExitStack() as stack:
+        status, game = call("POST", base + "/api/games", PLAYERS)
+        follow = f"/games/{game['id']}/follow/events"
+        busy = [under_way(stack, base, "127.0.5.1") for _ in range(connections.PER_ADDRESS)]
+        crowd = [stack.enter_context(kept(base, "127.0.5.2", "/api/games")) for _ in range(4)]  # 10: the kept are left
+        club = [stack.enter_context(kept(base, "127.0.5.3", follow)) for _ in range(2)]
+        club.append(stack.enter_context(kept(base, "127.0.5.3", follow)))  # in the crowd's place
+        assert all(club) and select.select(crowd, [], [], 0)[0] and not select.select(busy, [], [], 0)[0]
+
+
+def test_a_connection_of_an_address_holding_few_is_never_closed_for_one_holding_more(app, monkeypatch):
+    """A phone's connection waiting between two requests is never closed for an address holding FEW or more: past
+    the connections, that one is refused instead (a phone, a household, holds few; a crowd, many)."""
+    monkeypatch.setattr(serving, "CONNECTIONS", 5)
+    monkeypatch.setattr(connections, "KEPT", 0)
+    monkeypatch.setattr(connections, "FEW", 2)
+    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
+    with served_here(app) as base, ExitStack() as stack:
+        phone = stack.enter_context(kept(base, "127.0.7.1", "/api/games"))
+        for _ in range(4):
+            under_way(stack, base, "127.0.7.2")
+        assert slow_client(stack, base, b"", "127.0.7.2").recv(65536) == connections.REFUSED
+        phone.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert read_answer(phone).startswith(b"HTTP/1.1 200 ")  # still open, and answered
+
+
+def test_a_connection_opened_a_moment_ago_is_not_closed_for_another(app, monkeypatch):
+    """A connection just opened (its request on its way) is not closed for another's: the browser would not send
+    its request again on a new one. Past GRACE_SECONDS, one that sent nothing may be."""
+    monkeypatch.setattr(serving, "CONNECTIONS", 3)
+    monkeypatch.setattr(connections, "KEPT", 0)
+    monkeypatch.setattr(connections, "FEW", 1)
+    monkeypatch.setattr(connections, "GRACE_SECONDS", 60)  # longer than the test: each of them is new
+    with served_here(app) as base, ExitStack() as stack:
+        fresh = [slow_client(stack, base, b"", "127.0.8.1") for _ in range(3)]
+        assert slow_client(stack, base, b"", "127.0.8.2").recv(65536) == connections.REFUSED
+        for connection in fresh:  # each still open: its request, sent now, is answered
+            connection.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert read_answer(connection).startswith(b"HTTP/1.1 200 ")
 
 
 def test_past_the_connections_a_club_takes_the_place_of_a_stream_of_an_address_holding_more(app, monkeypatch):
@@ -304,6 +371,7 @@ def test_past_the_connections_a_club_takes_the_place_of_a_stream_of_an_address_h
     following games), was refused every new connection while they did (the last KEPT are for addresses holding
     fewer than FEW). When no connection waits for a request, a follow stream of the address that holds the most is
     closed for it, while that address holds more."""
+    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
     monkeypatch.setattr(connections, "PER_ADDRESS", 6)
     monkeypatch.setattr(serving, "CONNECTIONS", 12)
     monkeypatch.setattr(connections, "KEPT", 4)
@@ -333,10 +401,9 @@ def test_with_every_connection_under_way_a_new_one_is_answered_503_at_once(app, 
     the one that answers (it would answer every request 503 once reached)."""
     monkeypatch.setattr(serving, "CONNECTIONS", 4)
     monkeypatch.setattr(connections, "KEPT", 0)
-    announced = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 4096\r\n\r\n"
     with served_here(app) as base, ExitStack() as stack:
-        for n in range(1, 5):  # asked for its body: the app has it, under way
-            assert slow_client(stack, base, announced, f"127.0.6.{n}").recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        for n in range(1, 5):
+            under_way(stack, base, f"127.0.6.{n}")
         refused = slow_client(stack, base, b"", "127.0.6.5")
         assert refused.recv(65536) == connections.REFUSED
 
@@ -345,7 +412,7 @@ def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that
     """Nineteenth probe: 32 addresses held 256 follow streams each through the proxy, about 4,000 on each process,
     and every other request was refused (503: uvicorn's limit on connections). Now a process keeps STREAMS_MOST at
     most: past them, a new stream takes the place of the oldest of the address holding the most, while that holds
-    more; else it is answered 204, and its page asks every second instead."""
+    more; else it is answered 204 (before the app), and its page asks every five seconds instead."""
     monkeypatch.setattr(streams, "STREAMS_MOST", 4)
     with served_here(app) as base, ExitStack() as stack:
         status, game = call("POST", base + "/api/games", {"players": ["Ann", "Ben", "Cat"]})
