@@ -110,7 +110,8 @@ def set_up(table: Table, errors: list[str]) -> Table:
 
 
 def follower(table: Table, base: str, until: float, measured: Measured) -> None:
-    """A phone following the game: told by the game's stream where the server has one, else asking every second."""
+    """A phone following the game: told by the game's stream where the server has one, else asking every second (as
+    follow.js does while it has no stream; every five seconds where the server has no room for one)."""
     client = Client(int(base.rsplit(":", 1)[1]), [], measured.errors, table.source)
     time.sleep(POLL_EVERY * random.random())  # phones are not in step
     stream = http.client.HTTPConnection(

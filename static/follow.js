@@ -12,7 +12,7 @@ import { _ } from "./words.js";
   "use strict";
   var board = document.getElementById("board");
   if (!board) return;
-  var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s
+  var WAIT = 4000; // a server that hangs counts as gone after this long: the banner shows within 5 s (9 s with no room)
   var TOLD = 15000; // the poll's pace while the server tells the page (it says it is alive as often)
   var ASKING = 1000; // the poll's pace while it does not
   var NO_ROOM = 5000; // while the server has no room for a stream: sixty phones asking every second slowed their table

@@ -7,7 +7,9 @@ A page waits in the event loop (holding a connection and no thread) until a thre
   (each second counts half after HALF_LIFE_SECONDS); the first come among equals;
 - EACH of a group's requests run at once, and EACH of an address's: a group's or an address's next request waits
   for one of them to end (a group's, holding nothing the others need). A light group's request is not held for its
-  address's: a table behind the address of a busy one (a household's, a club's Wi-Fi) runs beside it, not after it;
+  address's: a table behind the address of a busy one (a household's, a club's Wi-Fi) runs beside it, not after it.
+  The boards and streams of a group's follow pages are its followers': EACH of them run beside EACH of its taps, so
+  a club's phones asking for the board keep no tap of its table waiting;
 - the busy groups and addresses run BUSY_MOST requests at once in all: the other threads are kept for the rest.
   More would give them no more processor (one process runs its Python one thread at a time), and a phone would
   share it with all of them.
@@ -64,18 +66,16 @@ class Shares:
     @staticmethod
     def keys(address: str | None, path: str) -> list[Key]:
         """Whose request this is: on an open server its group's, and its address's (its /64's). A follow page's
-        board and stream are its group's followers' (on any server): they take their turns beside the group's taps,
-        never before them.
+        board and stream are its group's followers': they take their turns beside the group's taps, never before them.
 
         >>> Shares.keys("192.0.2.7", "/g/Ab3/api/games"), Shares.keys(None, "/rules")
         ([('group', 'Ab3'), ('address', '192.0.2.7')], [])
-        >>> Shares.keys("192.0.2.7", "/g/Ab3/games/7/follow/board"), Shares.keys(None, "/games/7/follow/events")
-        ([('follow', 'Ab3'), ('address', '192.0.2.7')], [('follow', '')])
+        >>> Shares.keys("192.0.2.7", "/g/Ab3/games/7/follow/board"), Shares.keys("192.0.2.7", "/games/7/follow/board")
+        ([('follow', 'Ab3'), ('address', '192.0.2.7')], [('address', '192.0.2.7')])
         """
         group = group_path(path)
-        following = path.endswith(FOLLOWING)
         return [
-            *([("follow", group[0] if group else "")] if following else [("group", group[0])] if group else []),
+            *([("follow" if path.endswith(FOLLOWING) else "group", group[0])] if group else []),
             *([("address", client_key(address))] if address else []),
         ]
 
@@ -146,7 +146,7 @@ class Shares:
         """Whether a request of ``keys`` may run now, and whether it is busy: its group is, or its address is and its
         group is not light (one address with many groups is busy; a table behind a busy one's address is not)."""
         kinds = dict(keys)
-        group, address = kinds.get("group"), kinds.get("address")
+        group, address = kinds.get("group") or kinds.get("follow"), kinds.get("address")  # its followers' too
         group_heavy = None if group is None else self.heavy.of(("group", group), now)
         address_heavy = 0.0 if address is None else self.heavy.of(("address", address), now)
         light = group_heavy is not None and group_heavy < LIGHT_SECONDS

@@ -2,7 +2,9 @@
 
 A stream is answered by the app first, behind every check any page of the game passes; its answer then stays open
 here, and each change to its game is told on it (news.py). A stream that waits costs a connection and nothing else;
-a process keeps STREAMS_MOST open at most, so that its other connections are the pages' (``Streams``).
+a process keeps STREAMS_MOST open at most, so that its other connections are the pages' (``Streams``). One it has no
+place for is answered NO_STREAM before the app, holding no thread: whatever its path, it says nothing of a group
+or a game.
 On PostgreSQL, where several processes may share the database, a listener hears every process's changes (LISTEN)
 and tells this process's streams.
 """

@@ -76,7 +76,8 @@ RETRY_MS = 3000
 def events(game_id: int) -> Response:
     """The game's versions as Server-Sent Events, the version of now first: a phone that follows the game fetches
     its board when told a version it does not show. Behind every check a page of the game passes (its group, its
-    passcode, the host), as any page of the game."""
+    passcode, the host), as any page of the game; the production server answers one it has no place for 204 before
+    it (server/streams.py)."""
     version = games.version(game_id)
     if version is None:
         return deleted()
