@@ -126,6 +126,7 @@ class Entry:
     async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             read = await whole_body(scope, receive, body_max(scope["path"], self.largest), self.disk)
+            self.connections.read(scope.get("client"))
         except TimeoutError:
             await send({"type": "http.response.start", "status": 408, "headers": [(b"connection", b"close")]})
             await send({"type": "http.response.body", "body": b""})

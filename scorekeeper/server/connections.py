@@ -40,10 +40,10 @@ PER_ADDRESS = 256
 # (a club's Wi-Fi, its phones following games) takes the place of a connection that waits for a request (a new one,
 # or one kept alive between two): its own address's first, else of the address holding the most such, but never of
 # an address holding fewer than FEW (a phone's, a household's). Its phone loses nothing: a browser opens another
-# connection for its next request. Only when none waits so does it take the place of a follow stream, of the
-# address holding the most of those holding more than one more than it: so addresses filling the server with streams
-# leave another as many as each of them holds, and addresses filling it with connections that wait leave a club
-# every stream it holds.
+# connection for its next request. Only when none waits so does it take the place of a connection sending its
+# request's body slowly, or else of a follow stream, of the address holding the most of those holding more than one
+# more than it: so addresses filling the server with streams or slow bodies leave another as many as each of them
+# holds, and addresses filling it with connections that wait leave a club every stream it holds.
 KEPT = 500
 FEW = 8
 # A connection opened, or answered, this recently is not closed for another's: its request is on its way, or its
@@ -67,6 +67,7 @@ class Connections:
         self.by_address = Held[Client]()
         self.idle = Held[Client]()  # each address's connections waiting for a request: new, or kept alive
         self.following = Held[Client]()  # and those on a follow stream, waiting for news
+        self.reading = Held[Client]()  # and those sending a request's body, not yet in the app
         self.watched: dict[Client, Watched] = {}
         self.stirred: dict[Client, float] = {}  # when each was opened, or its last answer ended
 
@@ -88,11 +89,9 @@ class Connections:
 
     def room(self, address: str, held: int) -> bool:
         """Whether a connection may be closed for a new one from ``address``, holding ``held``: one waiting for a
-        request (``idle_to_close``); else the oldest follow stream of the address holding the most of those holding
-        more than ``held`` + 1. If one may, it is closed, and its place is free."""
-        client = self.idle_to_close(address, held)
-        if client is None and (giving := self.following.to_give_way(held, self.by_address)) is not None:
-            client = giving[1]
+        request (``idle_to_close``); else one sending its request's body, or on a follow stream, of an address holding
+        more (``busy_to_close``). If one may, it is closed, and its place is free."""
+        client = self.idle_to_close(address, held) or self.busy_to_close(held)
         if client is None:
             return False
         self.watched[client].close()
@@ -116,6 +115,22 @@ class Connections:
                 return client
         return None
 
+    def busy_to_close(self, held: int) -> Client | None:
+        """The oldest connection of the address holding the most of those holding more than ``held`` + 1 that is
+        sending its request's body, for GRACE_SECONDS or longer (nothing of it is stored yet: a phone's body comes in
+        one go), or else on a follow stream (its page opens it again, or asks); of the address holding the next most
+        if that one has none."""
+        holders = {*self.reading.by_address, *self.following.by_address}
+        more = [holder for holder in holders if self.by_address.count(holder) > held + 1]
+        now = time.monotonic()
+        for holder in heapq.nlargest(LOOKED, more, key=self.by_address.count):
+            reading = next(iter(self.reading.by_address.get(holder, {})), None)
+            if reading is not None and now - self.stirred[reading] >= GRACE_SECONDS:
+                return reading
+            if (following := next(iter(self.following.by_address.get(holder, {})), None)) is not None:
+                return following
+        return None
+
     def leave(self, client: Client) -> None:
         if self.watched.pop(client, None) is not None:
             self.waits(client, None)
@@ -123,11 +138,11 @@ class Connections:
             self.by_address.remove(client_key(client[0]), client)
 
     def waits(self, client: Client, waiting: Held[Client] | None) -> None:
-        """``client``'s connection waits now, in ``idle`` or ``following`` (it may be closed for another's), or
-        not (None: a request of its is under way), since now."""
+        """``client``'s connection waits now, in ``idle``, ``following`` or ``reading`` (it may be closed for
+        another's), or not (None: a request of its is in the app), since now."""
         address = client_key(client[0])
-        self.idle.remove(address, client)
-        self.following.remove(address, client)
+        for each in (self.idle, self.following, self.reading):
+            each.remove(address, client)
         if waiting is not None:
             waiting.add(address, client)
 
@@ -149,9 +164,16 @@ class Connections:
             watched.close()
 
     def began(self, client: Any) -> None:
-        """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole."""
+        """The app is called with a request from ``client`` (ASGI's scope["client"]): its headers are whole, and its
+        body is read first (``read``)."""
         if client is not None and (watched := self.watched.get(known := (str(client[0]), int(client[1])))):
             watched.request_began()
+            self.stirred[known] = time.monotonic()
+            self.waits(known, self.reading)
+
+    def read(self, client: Any) -> None:
+        """The request of ``client`` (ASGI's scope["client"]) is read whole: the app has it."""
+        if client is not None and (known := (str(client[0]), int(client[1]))) in self.watched:
             self.waits(known, None)
 
     def ended(self, client: Any) -> None:

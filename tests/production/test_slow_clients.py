@@ -335,6 +335,28 @@ def test_a_connection_waiting_is_closed_for_a_club_though_the_address_holding_th
         assert all(club) and select.select(crowd, [], [], 0)[0] and not select.select(busy, [], [], 0)[0]
 
 
+def test_an_address_holding_the_most_sending_bodies_slowly_gives_one_up_for_a_club(app, monkeypatch):
+    """Twenty-first probe, B'': sixteen addresses held 256 connections each, every one sending a request's body
+    slowly, so that none waited, and a club's new connections were refused 56 times in 62. Now a connection whose
+    body has been on its way GRACE_SECONDS (nothing of it stored yet) gives way as a follow stream does: the
+    address holding the most, while it holds more than one more."""
+    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
+    monkeypatch.setattr(serving, "CONNECTIONS", 8)
+    monkeypatch.setattr(connections, "KEPT", 2)
+    monkeypatch.setattr(connections, "FEW", 2)
+    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
+    with served_here(app) as base, ExitStack() as stack:
+        status, game = call("POST", base + "/api/games", PLAYERS)
+        follow = f"/games/{game['id']}/follow/events"
+        crowd = [under_way(stack, base, "127.0.9.1") for _ in range(connections.PER_ADDRESS)]
+        club = [stack.enter_context(kept(base, "127.0.9.2", follow)) for _ in range(2)]  # the last two
+        for _ in range(2):  # each in the place of the crowd's oldest body
+            club.append(stack.enter_context(kept(base, "127.0.9.2", follow)))
+        assert kept(base, "127.0.9.2", follow) is None  # four each: its share
+        closed = [connection for connection in crowd if select.select([connection], [], [], 0)[0]]
+        assert closed == crowd[:2]
+
+
 def test_a_connection_of_an_address_holding_few_is_never_closed_for_one_holding_more(app, monkeypatch):
     """A phone's connection waiting between two requests is never closed for an address holding FEW or more: past
     the connections, that one is refused instead (a phone, a household, holds few; a crowd, many)."""
