@@ -120,7 +120,7 @@ class Connections:
         sending its request's body, for GRACE_SECONDS or longer (nothing of it is stored yet: a phone's body comes in
         one go), or else on a follow stream (its page opens it again, or asks); of the address holding the next most
         if that one has none."""
-        holders = {*self.reading.by_address, *self.following.by_address}
+        holders = dict.fromkeys([*self.reading.by_address, *self.following.by_address])  # among equals, the first
         more = [holder for holder in holders if self.by_address.count(holder) > held + 1]
         now = time.monotonic()
         for holder in heapq.nlargest(LOOKED, more, key=self.by_address.count):
