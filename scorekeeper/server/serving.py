@@ -24,8 +24,9 @@ from . import connections
 from .asgi import Entry
 
 # Open connections at most (each one a file descriptor): past it, a new request is answered 503. Every phone that
-# follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each.
-CONNECTIONS = 4000
+# follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each. More than 32
+# addresses' shares (connections.PER_ADDRESS each) and the KEPT: a crowd of 32 addresses never fills it.
+CONNECTIONS = 10_000
 IDLE_SECONDS = 30  # a kept-alive connection that sends nothing for this long is closed
 STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams end at once
 # Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
@@ -133,11 +134,9 @@ class Server:
 def create_server(app: Any, listen: str, threads: int, platform: str = sys.platform) -> Server:
     """The app's server, on a socket for each address ``listen`` names."""
     sockets = bound(listen, platform)
-    room_for_connections(CONNECTIONS + 100)
+    most = min(CONNECTIONS, room_for_connections(CONNECTIONS + 100) - 100)  # the rest of the files: the database's
     behind_proxy = bool(app.config.get("BEHIND_PROXY"))
-    watched = (
-        connections.Connections(None) if behind_proxy else connections.Connections(connections.PER_ADDRESS, CONNECTIONS)
-    )
+    watched = connections.Connections(None) if behind_proxy else connections.Connections(connections.PER_ADDRESS, most)
     entry = Entry(app, threads, watched)
     config = uvicorn.Config(
         entry,
@@ -154,7 +153,7 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
         log_level="warning",
         # uvicorn's own limit answers every request 503 once it is reached: without a proxy, ours alone, which closes
         # a waiting connection for a new one (connections.py)
-        limit_concurrency=CONNECTIONS if behind_proxy else None,
+        limit_concurrency=most if behind_proxy else None,
         timeout_keep_alive=IDLE_SECONDS,
         timeout_graceful_shutdown=STOPPING_SECONDS,
     )
@@ -196,17 +195,19 @@ def set_options(sock: socket.socket, platform: str) -> None:
         sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
 
 
-def room_for_connections(files: int) -> None:
+def room_for_connections(files: int) -> int:
     """Let this process open ``files`` files where the system allows so many (Linux often starts a process at
-    1,024, under CONNECTIONS); Windows has no such limit to raise."""
+    1,024, under CONNECTIONS); Windows has no such limit to raise. How many it may open, of ``files``."""
     try:
         import resource
     except ImportError:
-        return
+        return files
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = files if hard == resource.RLIM_INFINITY else min(files, hard)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        soft = wanted
+    return files if soft == resource.RLIM_INFINITY else min(files, soft)
 
 
 def listening_server(app: Any, bind: str, threads: int, ports: int = 1) -> Server:
