@@ -27,6 +27,7 @@ from .asgi import Entry
 # follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each. More than 32
 # addresses' shares (connections.PER_ADDRESS each) and the KEPT: a crowd of 32 addresses never fills it.
 CONNECTIONS = 10_000
+SPARE_FILES = 200  # files a process opens besides its connections' (the database's, the log's, the listening sockets)
 IDLE_SECONDS = 30  # a kept-alive connection that sends nothing for this long is closed
 STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams end at once
 # Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
@@ -134,7 +135,7 @@ class Server:
 def create_server(app: Any, listen: str, threads: int, platform: str = sys.platform) -> Server:
     """The app's server, on a socket for each address ``listen`` names."""
     sockets = bound(listen, platform)
-    most = min(CONNECTIONS, room_for_connections(CONNECTIONS + 100) - 100)  # the rest of the files: the database's
+    most = connections_within(room_for_connections(2 * CONNECTIONS + SPARE_FILES))
     behind_proxy = bool(app.config.get("BEHIND_PROXY"))
     watched = connections.Connections(None) if behind_proxy else connections.Connections(connections.PER_ADDRESS, most)
     entry = Entry(app, threads, watched)
@@ -193,6 +194,17 @@ def set_options(sock: socket.socket, platform: str) -> None:
         sock.setsockopt(socket.SOL_SOCKET, getattr(socket, name), value)
     if sock.family == socket.AF_INET6:
         sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+
+
+def connections_within(files: int) -> int:
+    """The connections a process that may open ``files`` files keeps at most: each may hold a second file, its
+    request's body on disk (reading.py), and SPARE_FILES are for the rest. Past its files, the process could neither
+    take a connection nor keep a body: every group's requests failed (twenty-third probe).
+
+    >>> connections_within(2 * CONNECTIONS + SPARE_FILES), connections_within(20_000), connections_within(1_024)
+    (10000, 9900, 412)
+    """
+    return max(0, min(CONNECTIONS, (files - SPARE_FILES) // 2))
 
 
 def room_for_connections(files: int) -> int:
