@@ -27,7 +27,9 @@ from .asgi import Entry
 # follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each. More than 32
 # addresses' shares (connections.PER_ADDRESS each) and the KEPT: a crowd of 32 addresses never fills it.
 CONNECTIONS = 10_000
-SPARE_FILES = 200  # files a process opens besides its connections' (the database's, the log's, the listening sockets)
+# Files a process opens besides its connections' two each: a burst of BACKLOG new connections, accepted in one turn
+# of the loop before any is refused, and the database's, the log's, the listening sockets (twenty-fourth probe).
+SPARE_FILES = 2048 + 200
 IDLE_SECONDS = 30  # a kept-alive connection that sends nothing for this long is closed
 STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams end at once
 # Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
@@ -201,10 +203,12 @@ def connections_within(files: int) -> int:
     request's body on disk (reading.py), and SPARE_FILES are for the rest. Past its files, the process could neither
     take a connection nor keep a body: every group's requests failed (twenty-third probe).
 
+    A process that may open few keeps half of them spare.
+
     >>> connections_within(2 * CONNECTIONS + SPARE_FILES), connections_within(20_000), connections_within(1_024)
-    (10000, 9900, 412)
+    (10000, 8876, 256)
     """
-    return max(0, min(CONNECTIONS, (files - SPARE_FILES) // 2))
+    return min(CONNECTIONS, (files - min(SPARE_FILES, files // 2)) // 2)
 
 
 def room_for_connections(files: int) -> int:
