@@ -44,13 +44,11 @@ class Held(Generic[Item]):
             if not items:
                 del self.by_address[address]
 
-    def to_give_way(self, held: int, holding: "Held[Item] | None" = None) -> tuple[str, Item] | None:
-        """For an address holding ``held``: the address that holds the most of those holding more than ``held`` + 1
-        (counted in ``holding``, when these are only the items that may go), and its oldest item; None if none
-        does."""
-        counts = holding or self
-        more = [address for address in self.by_address if counts.count(address) > held + 1]
+    def to_give_way(self, held: int) -> tuple[str, Item] | None:
+        """For an address holding ``held``: the address that holds the most of those holding more than ``held`` + 1,
+        and its oldest item; None if none does."""
+        more = [address for address in self.by_address if self.count(address) > held + 1]
         if not more:
             return None
-        address = max(more, key=counts.count)
+        address = max(more, key=self.count)
         return address, next(iter(self.by_address[address]))

@@ -37,6 +37,15 @@ def under_way(stack: ExitStack, base: str, source: str) -> socket.socket:
     return client
 
 
+def limits(monkeypatch, **small: int) -> None:
+    """The server's limits on connections made small for a test: ``share`` (each address's), ``most`` (in all),
+    ``kept`` (the last, for addresses holding fewer than ``few``) and ``grace`` (seconds a new connection is kept)."""
+    for name, value in small.items():
+        owner = serving if name == "most" else connections
+        monkeypatch.setattr(owner, {"share": "PER_ADDRESS", "most": "CONNECTIONS", "kept": "KEPT", "few": "FEW",
+                                    "grace": "GRACE_SECONDS"}[name], value)  # fmt: skip
+
+
 def slow_client(stack: ExitStack, base: str, start: bytes, source: str = "127.0.0.1") -> socket.socket:
     """A connection from ``source`` (any address of 127/8 is this machine) that has sent the start of a request."""
     address = urlsplit(base)
@@ -296,11 +305,7 @@ def test_connections_waiting_for_a_request_are_closed_before_any_follow_stream(a
     and the other phones' every poll refused. Now a connection waiting for a request is closed first (its phone's
     next request opens another); a follow stream only when none waits; and a connection whose request is under way,
     never."""
-    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
-    monkeypatch.setattr(serving, "CONNECTIONS", 12)
-    monkeypatch.setattr(connections, "KEPT", 4)
-    monkeypatch.setattr(connections, "FEW", 2)
-    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
+    limits(monkeypatch, share=6, most=12, kept=4, few=2, grace=0)
     with served_here(app) as base, ExitStack() as stack:
         status, game = call("POST", base + "/api/games", PLAYERS)
         assert status == 201
@@ -327,11 +332,7 @@ def test_a_connection_waiting_is_closed_for_a_club_though_the_address_holding_th
     """Twentieth probe, B′: only the address holding the most gave a connection up; one that kept every connection
     under way (slow bodies) kept a club out, though another address holding more than the club had connections
     waiting."""
-    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
-    monkeypatch.setattr(serving, "CONNECTIONS", 12)
-    monkeypatch.setattr(connections, "KEPT", 2)
-    monkeypatch.setattr(connections, "FEW", 2)
-    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
+    limits(monkeypatch, share=6, most=12, kept=2, few=2, grace=0)
     with served_here(app) as base, ExitStack() as stack:
         status, game = call("POST", base + "/api/games", PLAYERS)
         follow = f"/games/{game['id']}/follow/events"
@@ -347,11 +348,7 @@ def test_an_address_holding_the_most_sending_bodies_slowly_gives_one_up_for_a_cl
     slowly, so that none waited, and a club's new connections were refused 56 times in 62. Now a connection whose
     body has been on its way GRACE_SECONDS (nothing of it stored yet) gives way as a follow stream does: the
     address holding the most, while it holds more than one more."""
-    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
-    monkeypatch.setattr(serving, "CONNECTIONS", 8)
-    monkeypatch.setattr(connections, "KEPT", 2)
-    monkeypatch.setattr(connections, "FEW", 2)
-    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
+    limits(monkeypatch, share=6, most=8, kept=2, few=2, grace=0)
     with served_here(app) as base, ExitStack() as stack:
         status, game = call("POST", base + "/api/games", PLAYERS)
         follow = f"/games/{game['id']}/follow/events"
@@ -367,10 +364,7 @@ def test_an_address_holding_the_most_sending_bodies_slowly_gives_one_up_for_a_cl
 def test_a_connection_of_an_address_holding_few_is_never_closed_for_one_holding_more(app, monkeypatch):
     """A phone's connection waiting between two requests is never closed for an address holding FEW or more: past
     the connections, that one is refused instead (a phone, a household, holds few; a crowd, many)."""
-    monkeypatch.setattr(serving, "CONNECTIONS", 5)
-    monkeypatch.setattr(connections, "KEPT", 0)
-    monkeypatch.setattr(connections, "FEW", 2)
-    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
+    limits(monkeypatch, most=5, kept=0, few=2, grace=0)
     with served_here(app) as base, ExitStack() as stack:
         phone = stack.enter_context(kept(base, "127.0.7.1", "/api/games"))
         for _ in range(4):
@@ -383,9 +377,7 @@ def test_a_connection_of_an_address_holding_few_is_never_closed_for_one_holding_
 def test_a_connection_opened_a_moment_ago_is_not_closed_for_another(app, monkeypatch):
     """A connection just opened (its request on its way) is not closed for another's: the browser would not send
     its request again on a new one. Past GRACE_SECONDS, one that sent nothing may be."""
-    monkeypatch.setattr(serving, "CONNECTIONS", 3)
-    monkeypatch.setattr(connections, "KEPT", 0)
-    monkeypatch.setattr(connections, "FEW", 1)
+    limits(monkeypatch, most=3, kept=0, few=1)
     monkeypatch.setattr(connections, "GRACE_SECONDS", 60)  # longer than the test: each of them is new
     with served_here(app) as base, ExitStack() as stack:
         fresh = [slow_client(stack, base, b"", "127.0.8.1") for _ in range(3)]
@@ -400,11 +392,7 @@ def test_past_the_connections_a_club_takes_the_place_of_a_stream_of_an_address_h
     following games), was refused every new connection while they did (the last KEPT are for addresses holding
     fewer than FEW). When no connection waits for a request, a follow stream of the address that holds the most is
     closed for it, while that address holds more."""
-    monkeypatch.setattr(connections, "GRACE_SECONDS", 0)
-    monkeypatch.setattr(connections, "PER_ADDRESS", 6)
-    monkeypatch.setattr(serving, "CONNECTIONS", 12)
-    monkeypatch.setattr(connections, "KEPT", 4)
-    monkeypatch.setattr(connections, "FEW", 2)
+    limits(monkeypatch, grace=0, share=6, most=12, kept=4, few=2)
     with served_here(app) as base, ExitStack() as stack:
         status, game = call("POST", base + "/api/games", PLAYERS)
         assert status == 201
