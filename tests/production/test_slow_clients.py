@@ -343,6 +343,18 @@ def test_a_connection_waiting_is_closed_for_a_club_though_the_address_holding_th
         assert all(club) and select.select(crowd, [], [], 0)[0] and not select.select(busy, [], [], 0)[0]
 
 
+def test_a_new_connection_takes_the_place_of_its_own_address_waiting_one_first(app, monkeypatch):
+    """Past the connections, an address's new connection closes one of its own that waits for a request, before
+    another's, though another holds more waiting: a crowd opening connections churns its own, never the rest."""
+    limits(monkeypatch, most=6, kept=0, few=1, grace=0)
+    with served_here(app) as base, ExitStack() as stack:
+        own = [stack.enter_context(kept(base, "127.0.10.1", "/api/games")) for _ in range(2)]
+        most = [stack.enter_context(kept(base, "127.0.10.2", "/api/games")) for _ in range(4)]
+        stack.enter_context(kept(base, "127.0.10.1", "/api/games"))
+        assert select.select(own, [], [], 0)[0] == own[:1]  # its oldest closed
+        assert not select.select(most, [], [], 0)[0]
+
+
 def test_an_address_holding_the_most_sending_bodies_slowly_gives_one_up_for_a_club(app, monkeypatch):
     """Twenty-first probe, B'': sixteen addresses held 256 connections each, every one sending a request's body
     slowly, so that none waited, and a club's new connections were refused 56 times in 62. Now a connection whose
