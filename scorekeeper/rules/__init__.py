@@ -5,7 +5,7 @@ the end of the game, pass directions and dealers; and the words a player reads
 about them (words.py), which the forms, pages, sheets and scripts render.
 """
 
-from . import i18n, words
+from . import i18n, passing, words
 from .cards import (
     CARD_KEYS,
     CARD_RULES,
@@ -69,8 +69,6 @@ from .house import (
     MOON_RULES,
     NAME_MAX,
     OPENING_LEAD,
-    PASS_CYCLES,
-    PASS_STEPS,
     PRESETS,
     RULE_KEYS,
     SWITCHES,
@@ -80,16 +78,13 @@ from .house import (
     HouseRules,
     Preset,
     clean_names,
-    dealer,
-    default_pass_cycle,
     house_rules,
     is_whole,
     name_fault,
-    pass_direction,
-    pass_targets,
     rule_label,
 )
 from .names import has_hidden_characters
+from .passing import PASS_CYCLES, PASS_STEPS, dealer, default_pass_cycle, pass_direction, pass_targets
 from .records import SeatRecord, most_queens, seat_records
 from .standings import Standing, leads, places, ranked, standings
 
@@ -186,5 +181,6 @@ __all__ = [
     "switch_labels",
     "table_setup",
     "i18n",
+    "passing",
     "words",
 ]

@@ -24,16 +24,14 @@ from .house import (
     HOUSE_RULES,
     MOON_RULES,
     OPENING_LEAD,
-    PASS_CYCLES,
     PRESETS,
     SWITCHES,
     HouseRules,
     Preset,
-    cycle_players,
-    default_pass_cycle,
     rule_label,
 )
 from .i18n import NP_, _, ngettext, pgettext, signed
+from .passing import PASS_CYCLES, cycle_players, default_pass_cycle
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from .cards import HEARTS, Hand, hand_points, in_play, moon_cards
 from .errors import RuleError
 from .hands import MOON_OPTIONS, Moon, fixed_option, hand_scores, is_sun, moon_shooter
-from .house import HouseRules, dealer, pass_direction, pass_targets
+from .house import HouseRules
 from .i18n import _
+from .passing import dealer, pass_direction, pass_targets
 
 OUTCOMES = ("wins", "shares", "goes-on", "loses")  # best first, for the shooter
 # The most hands any game takes, however long its target (most_hands): an endless game would slow every page that

@@ -9,9 +9,9 @@ where its own grammar wants them.
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .house import PASSES as PASSES
 from .i18n import N_, _, capitalized, ngettext, signed, total
 from .i18n import listed as listed
+from .passing import PASSES as PASSES
 
 if TYPE_CHECKING:
     from .hands import Moon

@@ -74,7 +74,7 @@ def page_helpers() -> dict[str, object]:
         "subtract_words": subtract_words,
         "house_moon_words": house_moon_words,
         "rule_differences": rules.differences,
-        "cycle_players": rules.house.cycle_players,
+        "cycle_players": rules.passing.cycle_players,
         "action": LocalProxy(lambda: ActionForm(formdata=None)),
         "said_to_this_page": said_to_this_page,
     }
