@@ -19,8 +19,10 @@ API_MAX = 64 * 1024  # a game or a hand is a few hundred bytes
 LARGE_BODIES = ("/history/import",)
 IMPORT, API, FORM = "import", "api", "form"
 # The production server's word to the app, in the request's ASGI scope (a2wsgi hands it on as environ["asgi.scope"]),
-# which no client can send: this body was refused unread, as its address has its share of the disk in other bodies.
+# which no client can send: this body was refused unread, as its address has its share of the disk in other bodies
+# (SHARE_TAKEN), or as the server had no file or disk left to keep it in (NO_ROOM).
 HELD_BACK = "scorekeeper.held_back"
+SHARE_TAKEN, NO_ROOM = "share", "room"
 HELD_BACK_SECONDS = 30  # the Retry-After of its 503: a large import takes a while to come in
 
 
@@ -54,8 +56,8 @@ def body_kind(path: str) -> str:
 
 def limit_body() -> None:
     """Refuse a body too large for its page (413) before anything reads it: the first hook of all."""
-    if request.environ.get("asgi.scope", {}).get(HELD_BACK):
-        raise ServiceUnavailable(held_back_words(), retry_after=HELD_BACK_SECONDS)
+    if why := request.environ.get("asgi.scope", {}).get(HELD_BACK):
+        raise ServiceUnavailable(held_back_words(why), retry_after=HELD_BACK_SECONDS)
     request.max_content_length = body_max(request.path, current_app.config["MAX_CONTENT_LENGTH"])
     if (request.content_length or 0) > request.max_content_length:
         raise too_large(request.max_content_length)
@@ -92,7 +94,10 @@ def too_large(limit: int) -> RequestEntityTooLarge:
     return RequestEntityTooLarge(said)
 
 
-def held_back_words() -> str:
+def held_back_words(why: str) -> str:
+    if why == NO_ROOM:
+        return str(gettext("The server has no room for this file just now: nothing was stored. Send it again in a "
+                           "moment."))  # fmt: skip
     return str(gettext("Other large files from your address are still on their way to the server: nothing was "
                        "stored. Send this one again once they are through."))  # fmt: skip
 

@@ -32,6 +32,7 @@ from ..store.db import db
 from ..web.views.history import CLIENT_LEFT, EXPORTS_AT_ONCE, EXPORTS_MOST, is_export
 from .connections import Connections
 from .guessers import Guessers, Lane, at_once
+from .loop_errors import LoopErrors
 from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
 from .shares import Each, Key, Shares
 from .streams import STREAMS, Listener, Streams, follow
@@ -87,6 +88,7 @@ class Entry:
                 return
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        loop.set_exception_handler(LoopErrors())
         self.closing = asyncio.Event()
         self.watching = loop.create_task(self.watch_for_stopping())
         if self.followers is None:

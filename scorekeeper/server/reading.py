@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .. import config
-from ..security.bodies import HELD_BACK
+from ..security.bodies import HELD_BACK, NO_ROOM, SHARE_TAKEN
 from ..security.guesses import client_key
 
 Scope = dict[str, Any]
@@ -97,9 +97,10 @@ def now() -> float:
 
 async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | None = None) -> Read | None:
     """The request with its body read whole (its length said in Content-Length, as the app reads it), and whether it
-    is refused: then nothing more of it is read, and the app answers it, told a length over ``limit`` (413) or that
-    the address's share of ``disk`` is taken (HELD_BACK: 503). None when the client left first; TimeoutError when its
-    body stopped coming for BODY_WAIT_SECONDS, or came slower than BODY_RATE.
+    is refused: then nothing more of it is read, and the app answers it, told a length over ``limit`` (413), that
+    the address's share of ``disk`` is taken, or that no file or disk was left for it (HELD_BACK: 503). None when
+    the client left first; TimeoutError when its body stopped coming for BODY_WAIT_SECONDS, or came slower than
+    BODY_RATE.
 
     A body with a length takes its room on disk at once, so a share taken refuses it before any of it is read."""
     length = content_length(scope)
@@ -107,7 +108,7 @@ async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | No
     if length is not None and length > limit:
         return scope, body, True
     if not body.room_for(length or 0):
-        return {**scope, HELD_BACK: True}, body, True
+        return {**scope, HELD_BACK: SHARE_TAKEN}, body, True
     began = now()
     while True:
         # A piece within BODY_WAIT_SECONDS of the last, and the body so far at BODY_RATE since its start
@@ -128,8 +129,12 @@ async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | No
             return with_length(scope, body.size + len(chunk)), Body(), True
         if not body.room_for(body.size + len(chunk)):  # sent without a length, and past the address's share
             body.close()
-            return {**scope, HELD_BACK: True}, Body(), True
-        body.write(chunk)
+            return {**scope, HELD_BACK: SHARE_TAKEN}, Body(), True
+        try:
+            body.write(chunk)
+        except OSError:  # no file (the process's all open: twenty-fifth probe) or no disk left for it
+            body.close()
+            return {**scope, HELD_BACK: NO_ROOM}, Body(), True
         if not message.get("more_body", False):
             break
     body.file.seek(0)

@@ -27,9 +27,13 @@ from .asgi import Entry
 # follows a game holds one: 300 tables of four phones hold 1,200, and a laptop's tabs a few each. More than 32
 # addresses' shares (connections.PER_ADDRESS each) and the KEPT: a crowd of 32 addresses never fills it.
 CONNECTIONS = 10_000
-# Files a process opens besides its connections' two each: a burst of BACKLOG new connections, accepted in one turn
-# of the loop before any is refused, and the database's, the log's, the listening sockets (twenty-fourth probe).
-SPARE_FILES = 2048 + 200
+# Connections the system keeps waiting for the server to take them (nginx's own number). The loop takes as many at
+# once, each a file before it can be refused, and it closes a refused one two turns later: a burst of new connections
+# holds up to three times as many files at once (twenty-fourth and twenty-fifth probes).
+BACKLOG = 511
+OTHER_FILES = 200  # the database's, the log's, the listening sockets
+# Files a process keeps spare besides its connections' two each.
+SPARE_FILES = 3 * BACKLOG + OTHER_FILES
 IDLE_SECONDS = 30  # a kept-alive connection that sends nothing for this long is closed
 STOPPING_SECONDS = 5  # on Ctrl+C, what is under way (a save) has this long; the follow streams end at once
 # Ports tried, from BIND's up, by a server the host gave no BIND: macOS 12 and later hold 5000 (AirPlay Receiver).
@@ -136,8 +140,9 @@ class Server:
 
 def create_server(app: Any, listen: str, threads: int, platform: str = sys.platform) -> Server:
     """The app's server, on a socket for each address ``listen`` names."""
-    sockets = bound(listen, platform)
-    most = connections_within(room_for_connections(2 * CONNECTIONS + SPARE_FILES))
+    files = room_for_connections(2 * CONNECTIONS + SPARE_FILES)
+    most, backlog = connections_within(files), backlog_within(files)
+    sockets = bound(listen, platform, backlog)
     behind_proxy = bool(app.config.get("BEHIND_PROXY"))
     watched = connections.Connections(None) if behind_proxy else connections.Connections(connections.PER_ADDRESS, most)
     entry = Entry(app, threads, watched)
@@ -157,6 +162,7 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
         # uvicorn's own limit answers every request 503 once it is reached: without a proxy, ours alone, which closes
         # a waiting connection for a new one (connections.py)
         limit_concurrency=most if behind_proxy else None,
+        backlog=backlog,
         timeout_keep_alive=IDLE_SECONDS,
         timeout_graceful_shutdown=STOPPING_SECONDS,
     )
@@ -165,10 +171,7 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
     return Server(server, sockets)
 
 
-BACKLOG = 2048  # connections the system keeps waiting for the server to take them
-
-
-def bound(listen: str, platform: str) -> list[socket.socket]:
+def bound(listen: str, platform: str, backlog: int = BACKLOG) -> list[socket.socket]:
     """A listening socket for each ``HOST:PORT`` of ``listen``; all closed again when one cannot be bound."""
     sockets: list[socket.socket] = []
     try:
@@ -182,7 +185,7 @@ def bound(listen: str, platform: str) -> list[socket.socket]:
             sockets.append(sock)
             set_options(sock, platform)
             sock.bind((host, int(port)))
-            sock.listen(BACKLOG)
+            sock.listen(backlog)
     except OSError:
         for sock in sockets:  # the addresses bound already: free for another try
             sock.close()
@@ -206,9 +209,23 @@ def connections_within(files: int) -> int:
     A process that may open few keeps half of them spare.
 
     >>> connections_within(2 * CONNECTIONS + SPARE_FILES), connections_within(20_000), connections_within(1_024)
-    (10000, 8876, 256)
+    (10000, 9133, 256)
     """
-    return min(CONNECTIONS, (files - min(SPARE_FILES, files // 2)) // 2)
+    return min(CONNECTIONS, (files - spare_files(files)) // 2)
+
+
+def backlog_within(files: int) -> int:
+    """The connections waiting to be taken that a process that may open ``files`` files keeps: three times as many
+    fit in its spare files, beside the rest.
+
+    >>> backlog_within(20_000), backlog_within(1_024), backlog_within(512)
+    (511, 104, 18)
+    """
+    return max(1, min(BACKLOG, (spare_files(files) - OTHER_FILES) // 3))
+
+
+def spare_files(files: int) -> int:
+    return min(SPARE_FILES, files // 2)
 
 
 def room_for_connections(files: int) -> int:

@@ -150,12 +150,12 @@ def test_one_address_keeps_its_share_of_the_disk_and_is_refused_unread_past_it(f
     first = run_apart(read(2 * len(MEGABYTE), "192.0.2.1", sender(2, "done")))
     assert not first[2] and disk.held["192.0.2.1"] == 2 * len(MEGABYTE)
     scope, body, refused = run_apart(read(49 * len(MEGABYTE), "192.0.2.1", never))  # never asked for a byte
-    assert refused and scope[reading.HELD_BACK] and body.size == 0
+    assert refused and scope[reading.HELD_BACK] == reading.SHARE_TAKEN and body.size == 0
     body.close()
     # An IPv6 host has a /64 to send from (fifth probe, M3): its addresses share one share.
     sixes = run_apart(read(30 * len(MEGABYTE), "2001:db8:1:2::1", sender(30, "done")))
     scope, body, refused = run_apart(read(30 * len(MEGABYTE), "2001:db8:1:2::2", never))
-    assert refused and scope[reading.HELD_BACK]
+    assert refused and scope[reading.HELD_BACK] == reading.SHARE_TAKEN
     body.close()
     sixes[1].close()
     other = run_apart(read(2 * len(MEGABYTE), "198.51.100.7", sender(2, "done")))
@@ -168,16 +168,42 @@ def test_one_address_keeps_its_share_of_the_disk_and_is_refused_unread_past_it(f
     assert not disk.held
 
 
+def test_a_body_with_no_file_left_for_it_is_refused_not_failed(monkeypatch):
+    """Twenty-fourth probe, FD-B: with every file of the process open, a body past what memory holds could not have
+    its temporary file, and its request was answered 500. Now it is refused, the app told why (503, nothing
+    stored)."""
+
+    def no_file_left(*args, **kwargs):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_file_left)
+
+    async def read():
+        return await reading.whole_body(upload(2 * len(MEGABYTE)), sender(2, "done"), 64 * 1024 * 1024)
+
+    scope, body, refused = run_apart(read())
+    assert refused and scope[reading.HELD_BACK] == reading.NO_ROOM and body.size == 0
+    body.close()
+
+
 @pytest.mark.parametrize(
-    ("path", "language", "said"),
+    ("path", "why", "language", "said"),
     [
-        ("/history/import", "en", "Other large files from your address are still on their way to the server"),
-        ("/history/import", "de", "Andere große Dateien von deiner Adresse sind noch unterwegs zum Server"),
-        ("/api/games", "en", "Other large files from your address are still on their way to the server"),
+        ("/history/import", "share", "en", "Other large files from your address are still on their way to the server"),
+        ("/history/import", "share", "de", "Andere große Dateien von deiner Adresse sind noch unterwegs zum Server"),
+        ("/api/games", "share", "en", "Other large files from your address are still on their way to the server"),
+        ("/history/import", "room", "en", "The server has no room for this file just now: nothing was stored."),
+        (
+            "/history/import",
+            "room",
+            "de",
+            "Der Server hat gerade keinen Platz für diese Datei: nichts wurde gespeichert.",
+        ),
     ],
 )
-def test_a_body_held_back_by_the_server_is_answered_503_and_stores_nothing(client, path, language, said):
-    answer = client.post(path, data=b"", environ_overrides={"asgi.scope": {reading.HELD_BACK: True}},
+def test_a_body_held_back_by_the_server_is_answered_503_and_stores_nothing(client, path, why, language, said):
+    assert why in (reading.SHARE_TAKEN, reading.NO_ROOM)
+    answer = client.post(path, data=b"", environ_overrides={"asgi.scope": {reading.HELD_BACK: why}},
                          headers={"Accept-Language": language})  # fmt: skip
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "30"
     assert said in (answer.json["error"] if path.startswith("/api/") else answer.get_data(as_text=True))
