@@ -75,16 +75,16 @@ def running_server(database_url: str, threads: int | None = None, extra_env: dic
 
 
 @contextmanager
-def started_at_once(database_url: str, count: int, extra_env: dict | None = None):
-    """``count`` servers of an open server on one database, each its own data folder and port, started in the same
-    instant, as a service manager starts them."""
+def started_at_once(database_url: str, count: int, extra_env: dict | None = None, binds: list[str] | None = None):
+    """``count`` servers of an open server on one database, each its own data folder and port (of ``binds``, else
+    one the system picks), started in the same instant, as a service manager starts them."""
     with ExitStack() as stack:
         launched = []
-        for _ in range(count):
+        for bind in binds or ["127.0.0.1:0"] * count:
             data = stack.enter_context(tempfile.TemporaryDirectory())
             log = stack.enter_context(tempfile.TemporaryFile())
             env = {**os.environ, "SCOREKEEPER_INSTANCE": data, "DATABASE_URL": database_url, "SECRET_KEY": SECRET,
-                   "SCOREKEEPER_GROUPS": "open", "BIND": "127.0.0.1:0", **(extra_env or {})}  # fmt: skip
+                   "SCOREKEEPER_GROUPS": "open", "BIND": bind, **(extra_env or {})}  # fmt: skip
             launched.append((subprocess.Popen(SERVE, env=env, stdout=log, stderr=subprocess.STDOUT), log))
         try:
             yield [Server(wait_until_up(process, log, "/rules", seconds=60), process, log) for process, log in launched]

@@ -41,9 +41,9 @@ def nginx_blocks() -> dict[str, str]:
     return {"main": main[0], "site": site[0]}
 
 
-def nginx_config(folder: Path, port: int, upstreams: list[str]) -> str:
-    """nginx.conf for an instance of nginx of this test's own (its prefix, its logs, its ports), around the page's
-    blocks with only this machine's ports and a certificate of the test's own filled in."""
+def nginx_config(folder: Path, port: int, upstreams: list[str], workers: str = "auto") -> str:
+    """nginx.conf for an instance of nginx of this test's own (its prefix, its logs, its ports, its ``workers``),
+    around the page's blocks with only this machine's ports and a certificate of the test's own filled in."""
     blocks = nginx_blocks()
     site = blocks["site"].replace("listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;")
     site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {folder / 'cert.pem'};", site)
@@ -53,7 +53,7 @@ def nginx_config(folder: Path, port: int, upstreams: list[str]) -> str:
         site = site.replace(documented, running)
     temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in TEMPORARY)
     return (f"daemon off;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'} notice;\n"
-            f"worker_processes auto;\n{blocks['main']}\n"
+            f"worker_processes {workers};\n{blocks['main']}\n"
             f"http {{\n    access_log off;\n{temporary}\n{site}\n}}\n")  # fmt: skip
 
 
@@ -75,7 +75,7 @@ def need(name: str) -> str:
 
 
 @contextmanager
-def nginx_in_front(folder: Path, upstreams: list[str]):
+def nginx_in_front(folder: Path, upstreams: list[str], workers: str = "auto"):
     """The page's nginx on a free port, once it answers there; its error log said on failure."""
     nginx = need("nginx")
     subprocess.run([need("openssl"), "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
@@ -86,7 +86,7 @@ def nginx_in_front(folder: Path, upstreams: list[str]):
         (folder / kind).mkdir()
         (folder / kind).chmod(0o777)
     port = free_port()
-    (folder / "nginx.conf").write_text(nginx_config(folder, port, upstreams))
+    (folder / "nginx.conf").write_text(nginx_config(folder, port, upstreams, workers))
     command = [nginx, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(folder / "nginx.conf")]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
@@ -147,14 +147,20 @@ class Phone:
         return TLS.wrap_socket(raw, server_hostname=SITE)
 
 
+BEHIND = {"SCOREKEEPER_BEHIND_PROXY": "1", "SCOREKEEPER_HOSTS": SITE}  # as docs/hosting.md#https has it
+
+
+def on_postgresql(database_url: str) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("the internet setup runs on PostgreSQL (DATABASE_URL), as docs/open-server.md has it")
+
+
 @pytest.fixture
 def proxied(empty_database_url):
     """The page's setup on this machine: nginx on a free port, two processes on one PostgreSQL behind it."""
-    if not empty_database_url.startswith("postgresql"):
-        pytest.skip("the internet setup runs on PostgreSQL (DATABASE_URL), as docs/open-server.md has it")
+    on_postgresql(empty_database_url)
     with ExitStack() as stack:
-        behind = {"SCOREKEEPER_BEHIND_PROXY": "1", "SCOREKEEPER_HOSTS": SITE}  # as docs/hosting.md#https has it
-        servers = stack.enter_context(started_at_once(empty_database_url, 2, behind))
+        servers = stack.enter_context(started_at_once(empty_database_url, 2, BEHIND))
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         upstreams = [server.base.removeprefix("http://") for server in servers]
         yield stack.enter_context(nginx_in_front(folder, upstreams))
@@ -183,6 +189,21 @@ def table_plays(port: int) -> tuple[str, int]:
 
 def test_a_table_plays_through_the_proxy_and_two_processes(proxied):
     table_plays(proxied)
+
+
+def test_a_process_the_proxy_found_down_is_served_as_soon_as_it_is_up(empty_database_url):
+    """Twenty-fifth probe: nginx counted a process that had refused one connection (not started yet, or restarting)
+    as down for 10 s, and then let one request at a time try it again. While that one waited for its answer (an
+    attacker's export, waiting its turn), the process stayed down, and with both down every phone was answered 502
+    ("no live upstreams") for as long as the attack lasted. The page's upstream counts no failures."""
+    on_postgresql(empty_database_url)
+    binds = [f"127.0.0.1:{free_port()}" for _ in range(2)]
+    with tempfile.TemporaryDirectory() as folder, nginx_in_front(Path(folder), binds, workers="1") as port:
+        phone = Phone(port, "127.0.6.1")
+        assert phone.ask("GET", "/rules")[0] == 502  # neither is up: nginx found both refusing
+        with started_at_once(empty_database_url, 2, BEHIND, binds):
+            status, _headers, page = phone.ask("GET", "/rules")
+            assert status == 200 and b"Passing and dealing" in page
 
 
 def test_slow_connections_from_seventy_addresses_leave_a_new_phone_served(proxied):
