@@ -118,10 +118,23 @@ class Entry:
             self.listener.stop()
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A request whose headers are whole (its connection's deadline for them is over), answered."""
+        """A request whose headers are whole (its connection's deadline for them is over), answered.
+
+        One still waiting (for its body, for its turn) when the server stops, past the seconds it gives what is under
+        way, is answered 503 if nothing of its answer was sent: try again in a moment, on a process that runs. Else
+        the server logged a traceback and answered 500 for each, thousands when a crowd's requests wait (twenty-fifth
+        probe)."""
         self.connections.began(scope.get("client"))
+        answering = Answering(send)
         try:
-            await self.answer(scope, receive, send)
+            await self.answer(scope, receive, answering)
+        except asyncio.CancelledError:
+            if not self.stopping():
+                raise
+            if not answering.begun:
+                await send({"type": "http.response.start", "status": 503, "headers": [
+                    (b"content-length", b"0"), (b"retry-after", b"5"), (b"connection", b"close")]})  # fmt: skip
+                await send({"type": "http.response.body", "body": b""})
         finally:
             self.connections.ended(scope.get("client"))
 
@@ -220,6 +233,17 @@ def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awa
     """``app`` as an ASGI application, run on ``threads`` worker threads of its own."""
     # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
     return WSGIMiddleware(app, workers=threads)  # type: ignore
+
+
+class Answering:
+    """``send``, and whether the answer has begun."""
+
+    def __init__(self, send: Send) -> None:
+        self.send, self.begun = send, False
+
+    async def __call__(self, message: Message) -> None:
+        self.begun = True
+        await self.send(message)
 
 
 class Taken:

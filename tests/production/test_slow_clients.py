@@ -17,7 +17,7 @@ from test_follow_streams import HAND, PLAYERS
 
 from scorekeeper.server import connections, serving, streams
 
-from server import call, running_server, served_here, status_from
+from server import call, running_here, running_server, served_here, status_from
 
 pytestmark = pytest.mark.server
 
@@ -470,3 +470,17 @@ def test_an_ipv6_hosts_addresses_share_one_share_of_the_connections():
     assert held.admit(("2001:db8:1:3::1", 4), watched)  # another /64
     held.leave(("2001:db8:1:2::1", 1))
     assert held.admit(("2001:db8:1:2::4", 5), watched)
+
+
+def test_a_request_still_waiting_when_the_server_stops_is_answered_503(app, monkeypatch, caplog):
+    """Twenty-fifth probe, F5: a process stopped while thousands of a crowd's requests waited logged a traceback
+    and answered 500 for each, once its seconds for what is under way were over. Now each is answered 503 (try
+    again, on a process that runs), and nothing is logged for it."""
+    monkeypatch.setattr(serving, "STOPPING_SECONDS", 0.2)
+    with ExitStack() as stack:
+        server = stack.enter_context(running_here(app))
+        base = f"http://127.0.0.1:{server.addresses()[0][1]}"
+        waiting = under_way(stack, base, "127.0.11.1")  # its body never comes
+        server.stop()
+        assert read_answer(waiting).startswith(b"HTTP/1.1 503 ")
+    assert not [record for record in caplog.records if record.levelname == "ERROR" and "ASGI" in record.getMessage()]
