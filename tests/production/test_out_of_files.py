@@ -12,6 +12,8 @@ import pytest
 from scorekeeper.server import connections, loop_errors, serving
 from scorekeeper.server.asgi import Entry
 
+from conftest import run_apart
+
 pytestmark = pytest.mark.server
 
 
@@ -80,6 +82,6 @@ def test_the_server_s_loop_has_the_handler_from_its_start(app):
         await entry({"type": "lifespan"}, receive, send)
         return said, asyncio.get_running_loop().get_exception_handler()
 
-    said, handler = asyncio.run(start_and_stop())
+    said, handler = run_apart(start_and_stop())
     assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
     assert isinstance(handler, loop_errors.LoopErrors)
