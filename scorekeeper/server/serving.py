@@ -20,7 +20,7 @@ import uvicorn
 
 from ..config import StartupError
 from ..i18n.languages import gettext as _
-from . import connections
+from . import connections, loop_errors
 from .asgi import Entry
 
 # Open connections at most (each one a file descriptor): past it, a new request is answered 503. Every phone that
@@ -167,6 +167,7 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
         timeout_graceful_shutdown=STOPPING_SECONDS,
     )
     server = uvicorn.Server(config)
+    loop_errors.hush_uvicorn()
     entry.stopping = lambda: bool(server.should_exit)  # the follow streams end as the server stops
     return Server(server, sockets)
 
