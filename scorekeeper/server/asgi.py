@@ -63,7 +63,7 @@ class Entry:
         self.exports = on_threads(app, EXPORTS_MOST + places.WAITING + threads)
         self.followers: news.Followers | None = app.extensions.get("followers")
         self.largest = int(app.config.get("MAX_CONTENT_LENGTH") or config.IMPORT_MAX)
-        self.disk = Disk(None if app.config.get("BEHIND_PROXY") else DISK_PER_ADDRESS)
+        self.disk = Disk(DISK_PER_ADDRESS)
         self.guessers = Guessers(int(app.config.get("BEHIND_PROXY") or 0))
         self.shares = Shares(threads)  # and the pages' threads, given in turn
         self.exporting = Each(EXPORTS_AT_ONCE)  # each group's and address's exports in the app
@@ -140,7 +140,8 @@ class Entry:
 
     async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            read = await whole_body(scope, receive, body_max(scope["path"], self.largest), self.disk)
+            limit, address = body_max(scope["path"], self.largest), self.guessers.address(scope) or ""
+            read = await whole_body(scope, receive, limit, self.disk, address)
             self.connections.read(scope.get("client"))
         except TimeoutError:
             await send({"type": "http.response.start", "status": 408, "headers": [(b"connection", b"close")]})

@@ -31,8 +31,7 @@ BODY_WAIT_SECONDS = 20
 BODY_RATE = 16 * 1024  # bytes a second
 # Bodies from one address kept on disk at once (those past IN_MEMORY, by their length): two of the largest imports.
 # Past it, another is refused before any of it is read (the app says 503, try again once they are through). Behind a
-# proxy every request comes from the proxy's address, and the proxy reads each body whole before sending it on: then
-# there is no such share.
+# proxy, the address it names (the proxy hands each body on as it comes: docs/open-server.md).
 DISK_PER_ADDRESS = 2 * config.IMPORT_MAX
 CHUNK = 64 * 1024
 
@@ -95,16 +94,19 @@ def now() -> float:
     return time.monotonic()
 
 
-async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | None = None) -> Read | None:
+async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | None = None,
+                     address: str | None = None) -> Read | None:  # fmt: skip
     """The request with its body read whole (its length said in Content-Length, as the app reads it), and whether it
     is refused: then nothing more of it is read, and the app answers it, told a length over ``limit`` (413), that
     the address's share of ``disk`` is taken, or that no file or disk was left for it (HELD_BACK: 503). None when
     the client left first; TimeoutError when its body stopped coming for BODY_WAIT_SECONDS, or came slower than
     BODY_RATE.
 
-    A body with a length takes its room on disk at once, so a share taken refuses it before any of it is read."""
+    A body with a length takes its room on disk at once, so a share taken refuses it before any of it is read. Its
+    share is its ``address``'s (behind a proxy, the one the proxy names), else its client's."""
     length = content_length(scope)
-    body = Body(disk, client_key(str((scope.get("client") or ("",))[0])))  # an IPv6 /64 is one address
+    address = address if address is not None else str((scope.get("client") or ("",))[0])
+    body = Body(disk, client_key(address))  # an IPv6 /64 is one address
     if length is not None and length > limit:
         return scope, body, True
     if not body.room_for(length or 0):

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import resource
+import select
 import shutil
 import socket
 import ssl
@@ -270,3 +271,36 @@ def test_a_body_over_the_limit_is_refused_at_the_proxy(proxied):
         while b"</html>" not in answer and (chunk := connection.recv(65536)):
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 413 ") and b"<center>nginx" in answer, answer[:300]
+
+
+def large_upload_through(port: int, address: str, key: str) -> ssl.SSLSocket:
+    """An import of 60 MB announced from ``address`` through the proxy, its first megabyte sent."""
+    connection = Phone(port, address).connect()
+    connection.sendall(f"POST /g/{key}/history/import HTTP/1.1\r\nHost: {SITE}\r\nContent-Type: multipart/form-data; "
+                       f"boundary=x\r\nContent-Length: {60 * 1024 * 1024}\r\n\r\n".encode() + b"x" * 2**20)  # fmt: skip
+    return connection
+
+
+def test_one_address_keeps_two_large_bodies_on_disk_through_the_proxy(proxied):
+    """Twenty-sixth probe, N2: nginx kept each body whole on its own disk before handing it on, for as long as a byte
+    came every 20 s: 64 MB for each of an address's 256 requests, 16 GB, and the app's share of the disk per address
+    was off behind it. Now nginx hands each body on as it comes, and each process keeps each address (the one nginx
+    names) to two large bodies on disk at once: of six, the two past them are refused."""
+    key, _game = table_plays(proxied)
+    with ExitStack() as held:
+        uploads = [held.enter_context(closing(large_upload_through(proxied, "127.0.5.1", key))) for _ in range(6)]
+        answered: list[ssl.SSLSocket] = []
+        while len(answered) < 2:  # the two past the shares, answered as soon as their process has their headers
+            ready = select.select([each for each in uploads if each not in answered], [], [], 30)[0]
+            assert ready, "no upload was refused"
+            answered += ready
+        for upload in answered:
+            refused = b""
+            while b"</html>" not in refused and (chunk := upload.recv(65536)):
+                refused += chunk
+            assert refused.startswith(b"HTTP/1.1 503 "), refused[:300]
+            assert b"Other large files from your address are still on their way to the server" in refused
+        status, _headers, page = Phone(proxied, "127.0.5.2").ask(
+            "POST", f"/g/{key}/history/import", b"x" * 2**20, {"Content-Type": "multipart/form-data; boundary=x"}
+        )
+        assert status != 503, page[:300]  # another address's import is read (and refused for what it is)
