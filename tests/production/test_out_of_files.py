@@ -92,6 +92,9 @@ def test_uvicorn_s_warnings_of_a_crowd_s_junk_are_said_once_a_minute(app, caplog
     no HTTP request, had uvicorn warn of each: 3.8 MB of log a minute."""
     serving.listening_server(app, "127.0.0.1:0", 2).close()  # a server made: its filter is on
     uvicorn = logging.getLogger(loop_errors.UVICORN)
+    assert [type(each) for each in uvicorn.filters] == [loop_errors.Warnings]
+    # a fresh one for the test: the process's has counted other tests' warnings this minute
+    monkeypatch.setattr(uvicorn, "filters", [loop_errors.Warnings()])
     with caplog.at_level(logging.WARNING):
         for _ in range(1000):
             uvicorn.warning("Invalid HTTP request received.")
