@@ -95,7 +95,7 @@ def now() -> float:
 
 
 async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | None = None,
-                     address: str | None = None) -> Read | None:  # fmt: skip
+                     address: str = "") -> Read | None:  # fmt: skip
     """The request with its body read whole (its length said in Content-Length, as the app reads it), and whether it
     is refused: then nothing more of it is read, and the app answers it, told a length over ``limit`` (413), that
     the address's share of ``disk`` is taken, or that no file or disk was left for it (HELD_BACK: 503). None when
@@ -103,9 +103,8 @@ async def whole_body(scope: Scope, receive: Receive, limit: int, disk: Disk | No
     BODY_RATE.
 
     A body with a length takes its room on disk at once, so a share taken refuses it before any of it is read. Its
-    share is its ``address``'s (behind a proxy, the one the proxy names), else its client's."""
+    share is its ``address``'s: whose request it is (guessers.Guessers.address: behind a proxy, the one it names)."""
     length = content_length(scope)
-    address = address if address is not None else str((scope.get("client") or ("",))[0])
     body = Body(disk, client_key(address))  # an IPv6 /64 is one address
     if length is not None and length > limit:
         return scope, body, True

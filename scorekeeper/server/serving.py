@@ -172,7 +172,7 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
     return Server(server, sockets)
 
 
-def bound(listen: str, platform: str, backlog: int = BACKLOG) -> list[socket.socket]:
+def bound(listen: str, platform: str, backlog: int) -> list[socket.socket]:
     """A listening socket for each ``HOST:PORT`` of ``listen``; all closed again when one cannot be bound."""
     sockets: list[socket.socket] = []
     try:

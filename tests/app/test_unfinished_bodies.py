@@ -145,7 +145,7 @@ def test_one_address_keeps_its_share_of_the_disk_and_is_refused_unread_past_it(f
     never = sender(0, "stays")
 
     async def read(length, address, receive):
-        return await reading.whole_body(from_address(length, address), receive, 64 * 1024 * 1024, disk)
+        return await reading.whole_body(from_address(length, address), receive, 64 * 1024 * 1024, disk, address)
 
     first = run_apart(read(2 * len(MEGABYTE), "192.0.2.1", sender(2, "done")))
     assert not first[2] and disk.held["192.0.2.1"] == 2 * len(MEGABYTE)
