@@ -11,7 +11,7 @@ from flask import Flask
 from ..config import SETTINGS_FILE, database_name
 from ..i18n.languages import gettext as _
 from ..i18n.languages import ngettext
-from ..server.serving import host_and_port
+from ..server.listening import host_and_port
 from ..store import scope
 from ..web.qr import qr_text
 

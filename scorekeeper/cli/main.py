@@ -13,7 +13,7 @@ from ..i18n.languages import gettext as _
 from . import data
 
 if TYPE_CHECKING:
-    from ..server.serving import PortInUse  # imported when serving: the other commands start without the server
+    from ..server.listening import PortInUse  # imported when serving: the other commands start without the server
 
 
 class Commands(click.Group):
@@ -63,7 +63,7 @@ def main(instance: Path | None) -> None:
 @click.option("--workers", hidden=True)  # gone: said when given
 def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     from .. import create_app
-    from ..server import serving
+    from ..server import listening, serving
     from .lan import banner, open_server_note
 
     if workers is not None:
@@ -74,12 +74,12 @@ def serve(bind: str | None, threads: int | None, workers: str | None) -> None:
     chosen = bind or app.config["BIND"]
     where = app.config["GIVEN"].get("BIND")
     # A host who chose no port gets the next free one past a port in use (macOS's AirPlay Receiver holds 5000).
-    ports = serving.PORTS if bind is None and where is None else 1
+    ports = listening.PORTS if bind is None and where is None else 1
     try:
         server = serving.listening_server(app, chosen, threads or app.config["THREADS"], ports)
-    except serving.PortInUse as taken:
+    except listening.PortInUse as taken:
         raise StartupError(another_port(taken, bind, where)) from None
-    asked, port = serving.host_and_port(chosen)[1], server.addresses()[0][1]
+    asked, port = listening.host_and_port(chosen)[1], server.addresses()[0][1]
     if port != asked:
         click.echo(_("Port %(taken)d is in use already (another server? On a Mac, the AirPlay Receiver): serving on "
                      "port %(port)d instead. BIND (or --bind) chooses the port.", taken=asked, port=port))  # fmt: skip

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from scorekeeper import config, create_app
 from scorekeeper.cli.main import main
-from scorekeeper.server import serving
+from scorekeeper.server import listening, serving
 from scorekeeper.store.db import db
 
 from conftest import as_host
@@ -181,7 +181,7 @@ def test_a_host_who_chose_no_port_gets_the_next_free_one_and_is_told(serve_in_pr
         answer, listened = serve_in_process(f"127.0.0.1:{port}")
     assert answer.exit_code == 0, answer.output
     ((host, moved),) = listened
-    assert host == "127.0.0.1" and port < moved < port + serving.PORTS
+    assert host == "127.0.0.1" and port < moved < port + listening.PORTS
     assert f"Port {port} is in use already (another server? On a Mac, the AirPlay Receiver): serving on port " \
            f"{moved} instead." in answer.output  # fmt: skip
     assert f"Listening on http://127.0.0.1:{moved}/" in answer.output
@@ -215,7 +215,7 @@ def test_two_servers_on_one_port_the_second_is_refused(app):
     try:
         port = first.addresses()[0][1]
         assert first.sockets[0].getsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR)  # a restart takes its port back
-        with pytest.raises(serving.PortInUse):
+        with pytest.raises(listening.PortInUse):
             serving.listening_server(app, f"127.0.0.1:{port}", 1)
     finally:
         first.close()
@@ -225,10 +225,10 @@ def test_on_windows_the_port_is_taken_exclusively(monkeypatch):
     """There SO_REUSEADDR would let a second server bind a port in use without a word."""
     monkeypatch.setattr(socket, "SO_EXCLUSIVEADDRUSE", ~socket.SO_REUSEADDR, raising=False)  # as Windows defines it
     options = []
-    listening = SimpleNamespace(family=socket.AF_INET, setsockopt=lambda *given: options.append(given))
-    serving.set_options(listening, "win32")
+    sock = SimpleNamespace(family=socket.AF_INET, setsockopt=lambda *given: options.append(given))
+    listening.set_options(sock, "win32")
     assert options == [(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)]
-    assert serving.listening_options("linux") == serving.listening_options("darwin") == [("SO_REUSEADDR", 1)]
+    assert listening.listening_options("linux") == listening.listening_options("darwin") == [("SO_REUSEADDR", 1)]
 
 
 def test_on_windows_a_port_held_exclusively_by_another_program_is_a_port_in_use():
@@ -236,7 +236,7 @@ def test_on_windows_a_port_held_exclusively_by_another_program_is_a_port_in_use(
         errno.EACCES, "An attempt was made to access a socket in a way forbidden by its access permissions"
     )
     refused.winerror = 10013  # WSAEACCES: what Windows says to a bind on a port another socket holds exclusively
-    assert serving.in_use(refused, "win32") and not serving.in_use(refused, "linux")
+    assert listening.in_use(refused, "win32") and not listening.in_use(refused, "linux")
 
 
 @pytest.mark.parametrize(
