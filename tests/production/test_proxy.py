@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -30,6 +31,8 @@ SITE = "hearts.example.org"
 HANDS = [([4, 0, 9, 0], 1), ([0, 13, 0, 0], 1), ([3, 3, 3, 4], 0)]
 SLOW_ADDRESSES, SLOW_EACH = 70, 30  # 2,100 connections that never finish their headers, as the probe held
 ONE_ADDRESS = 150  # a club's Wi-Fi behind one router, every phone following the game
+SOCKET = "unix:/run/nginx-scorekeeper.sock"  # where the page's stream listener hands each connection to the site
+STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")  # where libnginx-mod-stream puts it
 TEMPORARY = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")  # nginx's folders for what it keeps on disk
 
 
@@ -43,19 +46,29 @@ def nginx_blocks() -> dict[str, str]:
 
 
 def nginx_config(folder: Path, port: int, upstreams: list[str], workers: str = "auto") -> str:
-    """nginx.conf for an instance of nginx of this test's own (its prefix, its logs, its ports, its ``workers``),
-    around the page's blocks with only this machine's ports and a certificate of the test's own filled in."""
+    """nginx.conf for an instance of nginx of this test's own (its prefix, its logs, its ports, its socket, its
+    ``workers``), around the page's blocks with only this machine's ports and a certificate of the test's own filled
+    in, and Debian's stream module loaded as its package does."""
     blocks = nginx_blocks()
-    site = blocks["site"].replace("listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;")
+    main = blocks["main"].replace("listen 443;", f"listen 127.0.0.1:{port};")
+    main, site = (block.replace(SOCKET, f"unix:{folder / 'site.sock'}") for block in (main, blocks["site"]))
+    assert "proxy_protocol on;" in main and f"listen unix:{folder / 'site.sock'} ssl proxy_protocol;" in site
     site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {folder / 'cert.pem'};", site)
     site = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {folder / 'key.pem'};", site)
     for documented, running in zip(("127.0.0.1:5001", "127.0.0.1:5002"), upstreams, strict=True):
         assert documented in site
         site = site.replace(documented, running)
     temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in TEMPORARY)
-    return (f"daemon off;\npid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'} notice;\n"
-            f"worker_processes {workers};\n{blocks['main']}\n"
+    return (f"load_module {stream_module()};\ndaemon off;\npid {folder / 'nginx.pid'};\n"
+            f"error_log {folder / 'error.log'} notice;\nworker_processes {workers};\n{main}\n"
             f"http {{\n    access_log off;\n{temporary}\n{site}\n}}\n")  # fmt: skip
+
+
+def stream_module() -> Path:
+    """Debian's stream module, which the page's stream listener needs."""
+    if not STREAM_MODULE.exists():
+        missing("no nginx stream module", "libnginx-mod-stream")
+    return STREAM_MODULE
 
 
 def free_port() -> int:
@@ -65,11 +78,16 @@ def free_port() -> int:
 
 
 def need(name: str) -> str:
-    """A program the test runs; skipped without it, except in CI, where .ci/run installs it."""
+    """A program the test runs."""
     found = shutil.which(name, path=os.environ.get("PATH", "") + os.pathsep + "/usr/sbin")
-    if found:
-        return found
-    message = f"no {name}: install it with `apt-get install {name}` to run the proxy's test"
+    if not found:
+        missing(f"no {name}", name)
+    return found
+
+
+def missing(what: str, package: str) -> NoReturn:
+    """Skip the test for what this machine lacks, except in CI, where .ci/run installs it."""
+    message = f"{what}: install it with `apt-get install {package}` to run the proxy's test"
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
@@ -205,6 +223,47 @@ def test_a_process_the_proxy_found_down_is_served_as_soon_as_it_is_up(empty_data
         with started_at_once(empty_database_url, 2, BEHIND, binds):
             status, _headers, page = phone.ask("GET", "/rules")
             assert status == 200 and b"Passing and dealing" in page
+
+
+def test_an_address_s_connections_past_its_share_are_closed_before_their_handshake(empty_database_url):
+    """Twenty-sixth probe, N1: the site's limit counts requests, so connections that never finish their TLS handshake
+    were counted by nothing per address, and nginx held each for 10 s: about 6,600 new ones a second from 32
+    addresses filled it, and new phones failed. The page's stream listener counts connections as they come: one
+    address's past its share is closed at once, while its first ones are held and another address's phone is served.
+    (One worker, so that nginx takes them in the order they come.)"""
+    on_postgresql(empty_database_url)
+    share = int(re.findall(r"limit_conn connections_per_address (\d+);", nginx_blocks()["main"])[0])
+    room_for(share + 100)
+    with ExitStack() as stack:
+        servers = stack.enter_context(started_at_once(empty_database_url, 2, BEHIND))
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        upstreams = [server.base.removeprefix("http://") for server in servers]
+        port = stack.enter_context(nginx_in_front(folder, upstreams, workers="1"))
+        crowd = [stack.enter_context(closing(half_handshake(port, "127.0.7.1"))) for _ in range(share)]
+        past = stack.enter_context(closing(half_handshake(port, "127.0.7.1")))
+        assert closed(past, wait=30), "the connection past the address's share was held"
+        assert not [held for held in crowd if closed(held, wait=0)], "the address's first connections were closed"
+        status, _headers, page = Phone(port, "127.0.7.2").ask("GET", "/rules")
+        assert status == 200 and b"Passing and dealing" in page
+
+
+def half_handshake(port: int, address: str) -> socket.socket:
+    """A connection from ``address`` that begins a TLS handshake and never goes on: a record's header announcing a
+    ClientHello of 512 bytes, and none of them."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(address, 0))
+    connection.sendall(b"\x16\x03\x01\x02\x00")
+    return connection
+
+
+def closed(connection: socket.socket, wait: float) -> bool:
+    """Whether nginx closed ``connection``, waiting up to ``wait`` seconds for it to (0: as it is now)."""
+    connection.settimeout(wait)  # 0: not blocking
+    try:
+        return connection.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except (BlockingIOError, TimeoutError):
+        return False
 
 
 def test_slow_connections_from_seventy_addresses_leave_a_new_phone_served(proxied):
