@@ -220,14 +220,15 @@ async def unless_left(receive: Receive, run: Lane, answer: Awaitable[None], left
             else:
                 running.cancel()
                 await asyncio.wait({running})
-                for waiting in (start, answer):
-                    if inspect.iscoroutine(waiting):
-                        waiting.close()  # never begun
                 return
         await running
     finally:
         running.cancel()  # a no-op once it is over; the server stopping cancels both
         gone.cancel()
+        if not begun:  # its client left, or the server stops: the answer never runs
+            for waiting in (start, answer):
+                if inspect.iscoroutine(waiting):
+                    waiting.close()
 
 
 def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awaitable[None]]:

@@ -4,15 +4,17 @@ each have a share of the threads (server/shares.py): the rest of their requests 
 phone waits is measured by scripts/bench_heavy_pages.py; here, that the share holds."""
 
 import asyncio
+import inspect
 import socket
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import pytest
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
-from scorekeeper.server import shares
+from scorekeeper.server import asgi, shares
 from scorekeeper.service import games
 
 from conftest import run_apart, until
@@ -110,6 +112,37 @@ def test_a_request_whose_client_left_while_it_waited_for_its_share_is_never_begu
         assert [answer.result(GUARD_SECONDS) for answer in held] == [200] * shares.EACH
         assert status_from(base, HEAVY, "GET", f"{page}?limit=3") == 200
     assert asked == [1] * shares.EACH + [3]
+
+
+def test_a_request_waiting_for_its_share_when_the_server_stops_is_closed_never_begun():
+    """Twenty-sixth probe, N6: a process stopped while requests waited for their share logged "coroutine
+    'WSGIMiddleware.__call__' was never awaited": the answer was closed only when its client left, not when the server
+    cancelled the wait."""
+
+    async def scenario():
+        each, key, held, stays = shares.Each(1), ("group", "busy"), asyncio.Event(), asyncio.Event()
+
+        async def client_stays():
+            await stays.wait()
+            return {"type": "http.disconnect"}
+
+        async def answer():
+            await held.wait()
+
+        first = asyncio.create_task(each.run([key], answer()))  # holds the group's one place
+        waiting = answer()
+        lane = partial(each.run, [key])
+        stopped = asyncio.create_task(asgi.unless_left(client_stays, lane, waiting, threading.Event()))
+        while each.users(key) < 2:
+            await asyncio.sleep(0)
+        stopped.cancel()  # what the server does to what still waits once its seconds to stop are over
+        with pytest.raises(asyncio.CancelledError):
+            await stopped
+        held.set()
+        await first
+        return inspect.getcoroutinestate(waiting)
+
+    assert run_apart(scenario()) == inspect.CORO_CLOSED
 
 
 def test_an_address_has_its_share_whatever_its_groups_and_a_group_whatever_its_addresses(monkeypatch):
