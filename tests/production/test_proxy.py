@@ -11,7 +11,9 @@ import os
 import re
 import resource
 import select
+import shlex
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -96,7 +98,13 @@ def missing(what: str, package: str) -> NoReturn:
 @contextmanager
 def nginx_in_front(folder: Path, upstreams: list[str], workers: str = "auto"):
     """The page's nginx on a free port, once it answers there; its error log said on failure."""
-    nginx = need("nginx")
+    port = nginx_set_up(folder, upstreams, workers)
+    with nginx_running(folder, port):
+        yield port
+
+
+def nginx_set_up(folder: Path, upstreams: list[str], workers: str) -> int:
+    """``folder`` made ready for the page's nginx (its configuration, certificate and folders); the port it takes."""
     subprocess.run([need("openssl"), "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                     "-nodes", "-days", "1", "-subj", f"/CN={SITE}", "-keyout", str(folder / "key.pem"),
                     "-out", str(folder / "cert.pem")], check=True, capture_output=True)  # fmt: skip
@@ -106,23 +114,31 @@ def nginx_in_front(folder: Path, upstreams: list[str], workers: str = "auto"):
         (folder / kind).chmod(0o777)
     port = free_port()
     (folder / "nginx.conf").write_text(nginx_config(folder, port, upstreams, workers))
-    command = [nginx, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(folder / "nginx.conf")]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    return port
+
+
+@contextmanager
+def nginx_running(folder: Path, port: int):
+    """nginx as ``folder`` has it set up, once it answers on ``port``: its master, the leader of a session of its own
+    with its workers."""
+    command = [need("nginx"), "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(folder / "nginx.conf")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         answered_at(port, process, folder)
-        yield port
+        yield process
     finally:
         process.terminate()
         process.wait(timeout=20)
 
 
 def answered_at(port: int, process: subprocess.Popen, folder: Path) -> None:
-    """Wait until nginx takes a connection on ``port`` (or fail with what its log says)."""
+    """Wait until nginx answers a request on ``port``, whatever it says (or fail with what its log says): it takes
+    connections on its port while it still tries to take its socket."""
     while process.poll() is None:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            Phone(port, "127.0.0.1").ask("GET", "/rules")
             return
-        except ConnectionRefusedError:
+        except (ConnectionError, ssl.SSLError):
             process_wait(process)
     log = (folder / "error.log").read_text() if (folder / "error.log").exists() else ""
     raise RuntimeError(f"nginx stopped: {log}")
@@ -264,6 +280,29 @@ def closed(connection: socket.socket, wait: float) -> bool:
         return True
     except (BlockingIOError, TimeoutError):
         return False
+
+
+def test_nginx_killed_starts_again_once_the_page_s_step_deletes_its_socket(empty_database_url):
+    """nginx deletes its socket when it stops, not when it is killed: then it cannot start again until the step the
+    page gives systemd deletes it."""
+    on_postgresql(empty_database_url)
+    steps = re.findall(r"```ini\n\[Service\]\nExecStartPre=(.*?)\n```", DOCS.read_text())
+    assert len(steps) == 1, "docs/open-server.md should give one step that deletes the socket"
+    with started_at_once(empty_database_url, 2, BEHIND) as servers, tempfile.TemporaryDirectory() as named:
+        folder = Path(named)
+        socket_file = folder / "site.sock"
+        step = shlex.split(steps[0].replace(SOCKET.removeprefix("unix:"), str(socket_file)))
+        port = nginx_set_up(folder, [server.base.removeprefix("http://") for server in servers], workers="1")
+        with nginx_running(folder, port) as killed:
+            os.killpg(killed.pid, signal.SIGKILL)  # its master and its worker
+            killed.wait()
+        assert socket_file.exists()
+        with pytest.raises(RuntimeError, match="Address already in use"), nginx_running(folder, port):
+            pass
+        subprocess.run(step, check=True)
+        with nginx_running(folder, port):
+            status, _headers, page = Phone(port, "127.0.8.1").ask("GET", "/rules")
+            assert status == 200 and b"Passing and dealing" in page
 
 
 def test_slow_connections_from_seventy_addresses_leave_a_new_phone_served(proxied):
