@@ -16,7 +16,6 @@ Three things happen here, around the Flask app, in the server's event loop:
 import asyncio
 import functools
 import inspect
-import logging
 import threading
 from collections.abc import Awaitable, Callable
 
@@ -33,15 +32,10 @@ from ..web.views.history import CLIENT_LEFT, EXPORTS_AT_ONCE, EXPORTS_MOST, is_e
 from .connections import Connections
 from .guessers import Guessers, Lane, at_once
 from .loop_errors import LoopErrors
-from .reading import DISK_PER_ADDRESS, Disk, Message, Receive, Scope, Send, whole_body
+from .reading import DISK_PER_ADDRESS, Disk, Receive, Scope, Send, whole_body
+from .sending import Answering, Taken, closing
 from .shares import Each, Key, Shares
 from .streams import STREAMS, Listener, Streams, follow
-
-# A client that takes none of an answer for this long is given no more of it: the app's thread writing it (a whole
-# group's export, say) is let go, and the connection is closed once what it holds is sent.
-SEND_WAIT_SECONDS = 20
-
-log = logging.getLogger(__name__)
 
 
 class Entry:
@@ -235,44 +229,3 @@ def on_threads(app: Flask, threads: int) -> Callable[[Scope, Receive, Send], Awa
     """``app`` as an ASGI application, run on ``threads`` worker threads of its own."""
     # a2wsgi types the ASGI messages as TypedDicts: here they are the plain dicts the server hands over
     return WSGIMiddleware(app, workers=threads)  # type: ignore
-
-
-class Answering:
-    """``send``, and whether the answer has begun."""
-
-    def __init__(self, send: Send) -> None:
-        self.send, self.begun = send, False
-
-    async def __call__(self, message: Message) -> None:
-        self.begun = True
-        await self.send(message)
-
-
-class Taken:
-    """``send``, given up once the client has taken nothing for SEND_WAIT_SECONDS: the rest of the answer is dropped,
-    so the thread writing it goes on to its end (and frees what it holds) instead of waiting for the client; and its
-    connection is ``cut`` at once, what it was sent and never took dropped with it."""
-
-    def __init__(self, send: Send, cut: Callable[[], None] = lambda: None) -> None:
-        self.send, self.cut, self.given_up = send, cut, False
-
-    async def __call__(self, message: Message) -> None:
-        if self.given_up:
-            return
-        try:
-            await asyncio.wait_for(self.send(message), SEND_WAIT_SECONDS)
-        except TimeoutError:
-            self.given_up = True
-            self.cut()
-            log.info("A client took none of its answer for %d s: the rest is dropped.", SEND_WAIT_SECONDS)
-
-
-def closing(send: Send) -> Send:
-    """``send``, its answer closing the connection: the rest of a refused body is never read."""
-
-    async def sending(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message["headers"], (b"connection", b"close")]}
-        await send(message)
-
-    return sending

@@ -159,7 +159,7 @@ class Connections:
 
     def cut(self, client: Any) -> None:
         """The connection of ``client`` (ASGI's scope["client"]) closed at once, what it has not taken of its answer
-        dropped: it took none of it for long (asgi.Taken). Closed, it would wait for the client to take it."""
+        dropped: it took none of it for long (sending.Taken). Closed, it would wait for the client to take it."""
         if client is not None and (watched := self.watched.get((str(client[0]), int(client[1])))):
             watched.close()
 

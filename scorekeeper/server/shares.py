@@ -20,7 +20,7 @@ one group asks for as much time as a few heavy lists, but in taps of a few milli
 Without these, a group's phones asking for a heavy page of their own (the list of a group of 1,500 games, back to
 back on eight connections) held every page thread, and another group's phone waited behind them (p50 115 ms, alone
 5 ms; docs/performance.md has the figures since). A request keeps its thread until its answer is sent, as the
-thread writing it does (a client that takes none of an answer is given up after asgi.SEND_WAIT_SECONDS).
+thread writing it does (a client that takes none of an answer is given up after sending.SEND_WAIT_SECONDS).
 
 Pages and the app's part of a follow stream take their turn here; imports and exports have turns and places of
 their own (service/turns.py, views/history.py), and an address refused lately takes the guessers' lane instead

@@ -24,7 +24,7 @@ BACKUP_VERSION = 2  # a backup of a server: an export of its first group, with e
 CSV_COLUMNS = ["game", "date", "hand", "pass", "dealer", "seat", "player", "hearts", *rules.CARD_KEYS, "moon", "score",
                "total", "place"]  # fmt: skip
 TURN_MOST = 256 * 1024  # characters of an export written in one turn, at most: a few hundred games
-# Characters of an export sent at once, at most: the server waits a while for a phone to take each (server/asgi.py,
+# Characters of an export sent at once, at most: the server waits a while for a phone to take each (server/sending.py,
 # SEND_WAIT_SECONDS), and a phone on a weak link takes this much in that time.
 SEND_MOST = 16 * 1024
 # The processor an export takes, about: for each game (of no hand, written as CSV), and for each hand (a moon's).

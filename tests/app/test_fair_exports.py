@@ -14,7 +14,7 @@ from flask import request
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 from test_imports_bounded import waiting_in_order
 
-from scorekeeper.server import asgi
+from scorekeeper.server import asgi, sending
 from scorekeeper.service import export, games, groups, restore, turns
 from scorekeeper.service import places as places_module
 from scorekeeper.service.places import Places
@@ -62,7 +62,7 @@ def test_one_groups_exports_never_make_another_groups_wait(client):  # noqa: F81
 def test_a_reader_that_takes_nothing_is_cut_off_and_frees_its_export(open_app, client, monkeypatch):  # noqa: F811
     """The server gives up an answer the client takes none of for SEND_WAIT_SECONDS: the thread writing the export
     goes on to its end and gives its turn back, though the client never read a byte."""
-    monkeypatch.setattr(asgi, "SEND_WAIT_SECONDS", 0.1)
+    monkeypatch.setattr(sending, "SEND_WAIT_SECONDS", 0.1)
     key = start_group(client)["key"]
     start_game(client, key)
     entry = asgi.Entry(open_app, threads=2)
@@ -96,7 +96,7 @@ def test_a_reader_that_takes_nothing_has_its_connection_closed_with_it(open_app,
     """Nineteenth probe, F3: an export its reader took none of was given up, but its connection was closed as uvicorn
     closes one, open until the reader took what had been sent; and each logged an ERROR ("ASGI callable returned
     without completing response"). Now the connection is cut with the answer, and no error is logged."""
-    monkeypatch.setattr(asgi, "SEND_WAIT_SECONDS", 0.5)
+    monkeypatch.setattr(sending, "SEND_WAIT_SECONDS", 0.5)
     key = start_group(client)["key"]
     moon = {"hearts": [13, 0, 0, 0], "queen": 0, "moon": {"shooter": 0, "option": "subtract"}}
     with open_app.test_request_context():

@@ -26,7 +26,7 @@ PAGE = 20
 RECENT = 10  # games on a player's page
 # Exports of one group (and of one address) written at once by this process; another is refused (503): each one
 # replays every game it writes. Each group has its own, so no group's exports make another's wait; a phone that stops
-# reading one is cut off by the server (server/asgi.py, SEND_WAIT_SECONDS). The production server writes them on
+# reading one is cut off by the server (server/sending.py, SEND_WAIT_SECONDS). The production server writes them on
 # threads of their own, EXPORTS_MOST at once (and those waiting for a place: service/places.py), never on the pages'
 # threads (server/asgi.py), and their games in turns with the imports, one export or import working at a time
 # (service/turns.py). Past EXPORTS_MOST, an export waits for a place, the one that stands first in the turns first.
