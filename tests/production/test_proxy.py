@@ -48,13 +48,14 @@ def nginx_blocks() -> dict[str, str]:
 
 
 def nginx_config(folder: Path, port: int, upstreams: list[str], workers: str = "auto") -> str:
-    """nginx.conf for an instance of nginx of this test's own (its prefix, its logs, its ports, its socket, its
+    """nginx.conf for an instance of nginx of this test's own (its prefix, its log, its ports, its socket, its
     ``workers``), around the page's blocks with only this machine's ports and a certificate of the test's own filled
     in, and Debian's stream module loaded as its package does."""
     blocks = nginx_blocks()
     main = blocks["main"].replace("listen 443;", f"listen 127.0.0.1:{port};")
     main, site = (block.replace(SOCKET, f"unix:{folder / 'site.sock'}") for block in (main, blocks["site"]))
     assert "proxy_protocol on;" in main and f"listen unix:{folder / 'site.sock'} ssl proxy_protocol;" in site
+    site = site.replace("/var/log/nginx/error.log", str(folder / "error.log"))
     site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {folder / 'cert.pem'};", site)
     site = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {folder / 'key.pem'};", site)
     for documented, running in zip(("127.0.0.1:5001", "127.0.0.1:5002"), upstreams, strict=True):
@@ -303,6 +304,32 @@ def test_nginx_killed_starts_again_once_the_page_s_step_deletes_its_socket(empty
         with nginx_running(folder, port):
             status, _headers, page = Phone(port, "127.0.8.1").ask("GET", "/rules")
             assert status == 200 and b"Passing and dealing" in page
+
+
+def test_a_broken_handshake_writes_no_line_to_the_log_and_a_failed_request_does():
+    """Twenty-eighth probe, P1: nginx logs a TLS handshake that fails on a server name with a NUL byte in it as
+    critical, a line each, and one address opening 1,000 such connections a second grew the log by 12 MB a minute. The
+    page's site logs only alerts before a request; a request's errors are logged in its location, as before."""
+    upstreams = [f"127.0.0.1:{free_port()}" for _ in range(2)]  # nobody there: nginx logs each refusal
+    with tempfile.TemporaryDirectory() as named, nginx_in_front(Path(named), upstreams, workers="1") as port:
+        broken = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.9.1", 0))
+        with closing(broken):
+            broken.sendall(client_hello().replace(SITE.encode(), SITE.replace("m", "\0", 1).encode()))
+            while broken.recv(65536):  # nginx says why and closes
+                pass
+        assert Phone(port, "127.0.9.2").ask("GET", "/rules")[0] == 502
+        log = (Path(named) / "error.log").read_text()
+    assert "connect() failed (111: Connection refused) while connecting to upstream" in log
+    assert "SSL_do_handshake() failed" not in log, log
+
+
+def client_hello() -> bytes:
+    """The first message of a TLS handshake to the site, as this test's client sends it."""
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    tls = TLS.wrap_bio(incoming, outgoing, server_hostname=SITE)
+    with pytest.raises(ssl.SSLWantReadError):
+        tls.do_handshake()
+    return outgoing.read()
 
 
 def test_slow_connections_from_seventy_addresses_leave_a_new_phone_served(proxied):
