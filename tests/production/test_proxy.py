@@ -40,12 +40,14 @@ TEMPORARY = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")  # nginx's fold
 
 
 def nginx_blocks() -> dict[str, str]:
-    """The page's nginx blocks by what they are: the main configuration's (``events``), and the site's."""
+    """The page's nginx blocks by what they are: nginx.conf's (its main level's, with ``events``, and its ``http``
+    block's), and the site's."""
     blocks = re.findall(r"```nginx\n(.*?)```", DOCS.read_text(), re.DOTALL)
     main = [block for block in blocks if "events {" in block]
+    http = [block for block in blocks if block.startswith("access_log ")]
     site = [block for block in blocks if "upstream scorekeeper" in block]
-    assert len(main) == 1 and len(site) == 1, "docs/open-server.md should hold one nginx.conf block and one site"
-    return {"main": main[0], "site": site[0]}
+    assert len(main) == len(http) == len(site) == 1, "docs/open-server.md should hold nginx.conf's two and a site"
+    return {"main": main[0], "http": http[0], "site": site[0]}
 
 
 def nginx_config(folder: Path, port: int, upstreams: list[str], workers: str = "auto") -> str:
@@ -55,7 +57,8 @@ def nginx_config(folder: Path, port: int, upstreams: list[str], workers: str = "
     blocks = nginx_blocks()
     main = blocks["main"].replace("listen 443;", f"listen 127.0.0.1:{port};")
     main, site = (block.replace(SOCKET, f"unix:{folder / 'site.sock'}") for block in (main, blocks["site"]))
-    main, site = (block.replace(JOURNAL, f"unix:{folder / 'journal.sock'}") for block in (main, site))
+    journal_here = f"unix:{folder / 'journal.sock'}"
+    main, http, site = (block.replace(JOURNAL, journal_here) for block in (main, blocks["http"], site))
     assert "proxy_protocol on;" in main and f"listen unix:{folder / 'site.sock'} ssl proxy_protocol;" in site
     site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {folder / 'cert.pem'};", site)
     site = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {folder / 'key.pem'};", site)
@@ -65,7 +68,7 @@ def nginx_config(folder: Path, port: int, upstreams: list[str], workers: str = "
     temporary = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in TEMPORARY)
     return (f"load_module {stream_module()};\ndaemon off;\npid {folder / 'nginx.pid'};\n"
             f"error_log {folder / 'error.log'} notice;\nworker_processes {workers};\n{main}\n"
-            f"http {{\n{temporary}\n{site}\n}}\n")  # fmt: skip
+            f"http {{\n{temporary}\n{http}\n{site}\n}}\n")  # fmt: skip
 
 
 def stream_module() -> Path:
@@ -351,6 +354,27 @@ def test_a_broken_handshake_writes_no_line_to_the_log_and_a_failed_request_does(
     assert '"GET /rules HTTP/1.1" 502' in said  # and the request itself
     assert "SSL_do_handshake() failed" not in said, said
     assert "connect() failed" not in filed  # the test's own file has only what nginx says as it starts
+
+
+def test_debian_s_nginx_conf_as_the_page_changes_it_logs_nothing_to_a_file():
+    """Twenty-ninth probe, Q1: the page moved its own site's lines to the journal, but Debian's nginx.conf kept its
+    access log in a file, and its default site on port 80 wrote a line there for every request: one address grew it by
+    5 GB in 20 s. Debian's nginx.conf, changed as the page says, with its site and Debian's default one: every log is
+    the journal's, and nginx takes the whole."""
+    need("nginx")
+    debian = Path("/etc/nginx/nginx.conf").read_text()
+    blocks = nginx_blocks()
+    changed, errors = re.subn(r"(?m)^error_log [^;]*;\n", "", debian)
+    changed, events = re.subn(r"(?ms)^events \{.*?^\}\n", lambda _: blocks["main"], changed)
+    changed, accesses = re.subn(r"(?m)^(\s*)access_log [^;]*;", lambda m: m[1] + blocks["http"].strip(), changed)
+    assert (errors, events, accesses) == (1, 1, 1), "Debian's nginx.conf has the lines the page says to replace"
+    sites = [changed, blocks["site"], *(path.read_text() for path in Path("/etc/nginx/sites-enabled").glob("*"))]
+    logs = re.findall(r"(?m)^\s*(?:access|error)_log\s+([^;\s]+)", "\n".join(sites))
+    assert logs and all(target.startswith(JOURNAL.replace("unix:", "syslog:server=unix:")) for target in logs), logs
+    with tempfile.TemporaryDirectory() as named:
+        (Path(named) / "nginx.conf").write_text(changed)
+        tested = subprocess.run([need("nginx"), "-t", "-c", f"{named}/nginx.conf"], capture_output=True, text=True)
+    assert tested.returncode == 0, tested.stderr
 
 
 def client_hello() -> bytes:
