@@ -35,6 +35,7 @@ SLOW_ADDRESSES, SLOW_EACH = 70, 30  # 2,100 connections that never finish their 
 ONE_ADDRESS = 150  # a club's Wi-Fi behind one router, every phone following the game
 JOURNAL = "unix:/dev/log"  # where the page's nginx writes its lines: the system's journal
 SOCKET = "unix:/run/nginx-scorekeeper.sock"  # where the page's stream listener hands each connection to the site
+PLAIN_SOCKET = "unix:/run/nginx-scorekeeper-http.sock"  # and each of port 80, to the site's plain-HTTP half
 STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")  # where libnginx-mod-stream puts it
 TEMPORARY = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")  # nginx's folders for what it keeps on disk
 
@@ -50,13 +51,15 @@ def nginx_blocks() -> dict[str, str]:
     return {"main": main[0], "http": http[0], "site": site[0]}
 
 
-def nginx_config(folder: Path, port: int, upstreams: list[str], workers: str = "auto") -> str:
+def nginx_config(folder: Path, ports: tuple[int, int], upstreams: list[str], workers: str = "auto") -> str:
     """nginx.conf for an instance of nginx of this test's own (its prefix, its log file, its ports, its sockets, its
     ``workers``), around the page's blocks with only this machine's ports, sockets and a certificate of the test's own
-    filled in, and Debian's stream module loaded as its package does."""
+    filled in (``ports``: for 443 and 80), and Debian's stream module loaded as its package does."""
     blocks = nginx_blocks()
-    main = blocks["main"].replace("listen 443;", f"listen 127.0.0.1:{port};")
+    main = blocks["main"].replace("listen 443;", f"listen 127.0.0.1:{ports[0]};")
+    main = main.replace("listen 80;", f"listen 127.0.0.1:{ports[1]};")
     main, site = (block.replace(SOCKET, f"unix:{folder / 'site.sock'}") for block in (main, blocks["site"]))
+    main, site = (block.replace(PLAIN_SOCKET, f"unix:{folder / 'plain.sock'}") for block in (main, site))
     journal_here = f"unix:{folder / 'journal.sock'}"
     main, http, site = (block.replace(JOURNAL, journal_here) for block in (main, blocks["http"], site))
     assert "proxy_protocol on;" in main and f"listen unix:{folder / 'site.sock'} ssl proxy_protocol;" in site
@@ -103,7 +106,7 @@ def missing(what: str, package: str) -> NoReturn:
 @contextmanager
 def nginx_in_front(folder: Path, upstreams: list[str], workers: str = "auto"):
     """The page's nginx on a free port, once it answers there; its error log said on failure."""
-    port = nginx_set_up(folder, upstreams, workers)
+    port, _plain = nginx_set_up(folder, upstreams, workers)
     with journal(folder), nginx_running(folder, port):
         yield port
 
@@ -128,8 +131,9 @@ def journal(folder: Path):
         yield told
 
 
-def nginx_set_up(folder: Path, upstreams: list[str], workers: str) -> int:
-    """``folder`` made ready for the page's nginx (its configuration, certificate and folders); the port it takes."""
+def nginx_set_up(folder: Path, upstreams: list[str], workers: str) -> tuple[int, int]:
+    """``folder`` made ready for the page's nginx (its configuration, certificate and folders); the ports it takes,
+    for 443 and for 80."""
     subprocess.run([need("openssl"), "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                     "-nodes", "-days", "1", "-subj", f"/CN={SITE}", "-keyout", str(folder / "key.pem"),
                     "-out", str(folder / "cert.pem")], check=True, capture_output=True)  # fmt: skip
@@ -137,9 +141,11 @@ def nginx_set_up(folder: Path, upstreams: list[str], workers: str) -> int:
     for kind in TEMPORARY:
         (folder / kind).mkdir()
         (folder / kind).chmod(0o777)
-    port = free_port()
-    (folder / "nginx.conf").write_text(nginx_config(folder, port, upstreams, workers))
-    return port
+    ports = free_port(), free_port()
+    while ports[1] == ports[0]:
+        ports = ports[0], free_port()
+    (folder / "nginx.conf").write_text(nginx_config(folder, ports, upstreams, workers))
+    return ports
 
 
 @contextmanager
@@ -288,6 +294,34 @@ def test_an_address_s_connections_past_its_share_are_closed_before_their_handsha
         assert status == 200 and b"Passing and dealing" in page
 
 
+def test_port_80_sends_a_phone_to_https_and_counts_with_443():
+    """Thirtieth probe: Debian's default site on port 80 counted no connection per address, and 4 addresses holding
+    unfinished requests there filled nginx for every phone. Port 80 is the stream listener's too, one count with 443
+    for each address, and its plain-HTTP half sends a phone to the site over HTTPS."""
+    upstreams = [f"127.0.0.1:{free_port()}" for _ in range(2)]  # no request here reaches the app
+    share = int(re.findall(r"limit_conn connections_per_address (\d+);", nginx_blocks()["main"])[0])
+    room_for(share + 100)
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        port, plain = nginx_set_up(folder, upstreams, workers="1")  # one worker: it takes them in the order they come
+        stack.enter_context(journal(folder))
+        stack.enter_context(nginx_running(folder, port))
+        typed = http.client.HTTPConnection("127.0.0.1", plain, timeout=30, source_address=("127.0.10.1", 0))
+        typed.request("GET", "/g/abc/?x=1", headers={"Host": SITE})
+        answer = typed.getresponse()
+        assert (answer.status, answer.headers["Location"]) == (301, f"https://{SITE}/g/abc/?x=1")
+        typed.close()
+        crowd = [stack.enter_context(closing(half_handshake(port, "127.0.10.2"))) for _ in range(share)]
+        over = stack.enter_context(closing(half_handshake(port, "127.0.10.2")))
+        assert closed(over, wait=30)  # so nginx has taken and counted every one before it (its accepts of one port
+        # come in order, but not with another port's)
+        past = stack.enter_context(closing(socket.create_connection(("127.0.0.1", plain), timeout=30,
+                                                                    source_address=("127.0.10.2", 0))))  # fmt: skip
+        past.sendall(f"GET / HTTP/1.1\r\nHost: {SITE}\r\n".encode())  # and never the rest of its headers
+        assert closed(past, wait=30), "the address's connection to port 80 past its share was held"
+        assert not [held for held in crowd if closed(held, wait=0)], "the address's first connections were closed"
+
+
 def half_handshake(port: int, address: str) -> socket.socket:
     """A connection from ``address`` that begins a TLS handshake and never goes on: a record's header announcing a
     ClientHello of 512 bytes, and none of them."""
@@ -317,8 +351,9 @@ def test_nginx_killed_starts_again_once_the_page_s_step_deletes_its_socket(empty
         servers = stack.enter_context(started_at_once(empty_database_url, 2, BEHIND))
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         socket_file = folder / "site.sock"
-        step = shlex.split(steps[0].replace(SOCKET.removeprefix("unix:"), str(socket_file)))
-        port = nginx_set_up(folder, [server.base.removeprefix("http://") for server in servers], workers="1")
+        step = steps[0].replace(SOCKET.removeprefix("unix:"), str(socket_file))
+        step = shlex.split(step.replace(PLAIN_SOCKET.removeprefix("unix:"), str(folder / "plain.sock")))
+        port, _plain = nginx_set_up(folder, [server.base.removeprefix("http://") for server in servers], workers="1")
         stack.enter_context(journal(folder))
         with nginx_running(folder, port) as killed:
             os.killpg(killed.pid, signal.SIGKILL)  # its master and its worker
@@ -340,7 +375,7 @@ def test_a_broken_handshake_writes_no_line_to_the_log_and_a_failed_request_does(
     upstreams = [f"127.0.0.1:{free_port()}" for _ in range(2)]  # nobody there: nginx logs each refusal
     with tempfile.TemporaryDirectory() as named:
         folder = Path(named)
-        port = nginx_set_up(folder, upstreams, workers="1")
+        port, _plain = nginx_set_up(folder, upstreams, workers="1")
         with journal(folder) as told, nginx_running(folder, port):
             told()  # what it said as it started
             broken = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=("127.0.9.1", 0))
@@ -368,7 +403,10 @@ def test_debian_s_nginx_conf_as_the_page_changes_it_logs_nothing_to_a_file():
     changed, events = re.subn(r"(?ms)^events \{.*?^\}\n", lambda _: blocks["main"], changed)
     changed, accesses = re.subn(r"(?m)^(\s*)access_log [^;]*;", lambda m: m[1] + blocks["http"].strip(), changed)
     assert (errors, events, accesses) == (1, 1, 1), "Debian's nginx.conf has the lines the page says to replace"
-    sites = [changed, blocks["site"], *(path.read_text() for path in Path("/etc/nginx/sites-enabled").glob("*"))]
+    others = [path.read_text() for path in Path("/etc/nginx/sites-enabled").glob("*") if path.name != "default"]
+    sites = [changed, blocks["site"], *others]  # Debian's default site removed, as the page says
+    http_listens = re.findall(r"(?m)^\s*listen\s+([^;\s]+)", "\n".join([blocks["site"], *others]))
+    assert http_listens and all(where.startswith("unix:") for where in http_listens), http_listens
     logs = re.findall(r"(?m)^\s*(?:access|error)_log\s+([^;\s]+)", "\n".join(sites))
     assert logs and all(target.startswith(JOURNAL.replace("unix:", "syslog:server=unix:")) for target in logs), logs
     with tempfile.TemporaryDirectory() as named:
