@@ -63,6 +63,7 @@ def nginx_config(folder: Path, ports: tuple[int, int], upstreams: list[str], wor
     journal_here = f"unix:{folder / 'journal.sock'}"
     main, http, site = (block.replace(JOURNAL, journal_here) for block in (main, blocks["http"], site))
     assert "proxy_protocol on;" in main and f"listen unix:{folder / 'site.sock'} ssl proxy_protocol;" in site
+    site = site.replace("root /var/www/html;", f"root {folder / 'www'};")  # where certbot puts its challenges
     site = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {folder / 'cert.pem'};", site)
     site = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {folder / 'key.pem'};", site)
     for documented, running in zip(("127.0.0.1:5001", "127.0.0.1:5002"), upstreams, strict=True):
@@ -297,7 +298,8 @@ def test_an_address_s_connections_past_its_share_are_closed_before_their_handsha
 def test_port_80_sends_a_phone_to_https_and_counts_with_443():
     """Thirtieth probe: Debian's default site on port 80 counted no connection per address, and 4 addresses holding
     unfinished requests there filled nginx for every phone. Port 80 is the stream listener's too, one count with 443
-    for each address, and its plain-HTTP half sends a phone to the site over HTTPS."""
+    for each address, and its plain-HTTP half sends a phone to the site over HTTPS (and Let's Encrypt to certbot's
+    challenges)."""
     upstreams = [f"127.0.0.1:{free_port()}" for _ in range(2)]  # no request here reaches the app
     share = int(re.findall(r"limit_conn connections_per_address (\d+);", nginx_blocks()["main"])[0])
     room_for(share + 100)
@@ -310,6 +312,15 @@ def test_port_80_sends_a_phone_to_https_and_counts_with_443():
         typed.request("GET", "/g/abc/?x=1", headers={"Host": SITE})
         answer = typed.getresponse()
         assert (answer.status, answer.headers["Location"]) == (301, f"https://{SITE}/g/abc/?x=1")
+        answer.read()
+        challenge = folder / "www" / ".well-known" / "acme-challenge" / "token"  # as certbot's webroot writes it
+        challenge.parent.mkdir(parents=True)
+        challenge.write_text("token.key")
+        for folders in (challenge.parents[2], challenge.parents[1], challenge.parent):
+            folders.chmod(0o755)  # nginx's worker reads it as nobody when the test runs as root
+        typed.request("GET", "/.well-known/acme-challenge/token", headers={"Host": SITE})
+        answer = typed.getresponse()
+        assert (answer.status, answer.read()) == (200, b"token.key")
         typed.close()
         crowd = [stack.enter_context(closing(half_handshake(port, "127.0.10.2"))) for _ in range(share)]
         over = stack.enter_context(closing(half_handshake(port, "127.0.10.2")))
