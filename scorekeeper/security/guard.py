@@ -30,7 +30,7 @@ from flask import (
 )
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.exc import OperationalError
 from werkzeug.wrappers import Response
 
@@ -49,6 +49,9 @@ COOKIE = "scorekeeper"  # its own name: another app on this host (another port) 
 GROUP_COOKIE = "scorekeeper-group"
 SESSION_SALT = SecureCookieSessionInterface.salt
 SEEN_EVERY = timedelta(hours=1)  # how often a sign-in notes that its phone came back: not a write a request
+# A group's phones signed in at once (the server's own passcode's too), at most: a club's every phone and more. Past
+# it, a new sign-in ends the one unused longest: one group signing in thousands of times a minute keeps this many rows.
+SIGN_INS_KEPT = 500
 View = TypeVar("View", bound=Callable[..., object])
 
 
@@ -157,9 +160,17 @@ def kept_sign_in(sign_in: object, group_id: int | None) -> bool:
 
 
 def new_sign_in(group_id: int | None) -> str:
-    """A sign-in kept by the server for this phone; those unused for a month go."""
+    """A sign-in kept by the server for this phone; those unused for a month go, and the group's past SIGN_INS_KEPT
+    (the ones unused longest)."""
     long_ago = models.utcnow() - current_app.permanent_session_lifetime
     db.session.execute(delete(models.SignIn).where(models.SignIn.last_seen < long_ago))
+    older = (
+        select(models.SignIn.id)
+        .where(models.SignIn.group_id == group_id)  # IS NULL for the server's own passcode
+        .order_by(models.SignIn.last_seen.desc(), models.SignIn.signed_in_at.desc())
+        .offset(SIGN_INS_KEPT - 1)
+    )
+    db.session.execute(delete(models.SignIn).where(models.SignIn.id.in_(older.scalar_subquery())))
     sign_in = models.SignIn(id=secrets.token_hex(16), group_id=group_id)
     db.session.add(sign_in)
     db.session.commit()
