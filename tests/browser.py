@@ -1,20 +1,18 @@
 """Shared pieces of the browser tests: Debian's Chromium, and the app served from a thread."""
 
 import logging
-import os
 import shutil
 import threading
 import time
 from contextlib import contextmanager
 
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.store.db import db
 
-from conftest import as_host
+from conftest import as_host, missing
 
 AXE_SCRIPT = Axe().axe_script  # axe-core, as axe-playwright-python ships it
 
@@ -140,10 +138,7 @@ def need_chromium() -> None:
     """Skip on a machine without Chromium, but never in CI, where .ci/run installs it."""
     if shutil.which(CHROMIUM):
         return
-    message = f"no {CHROMIUM}: install it with `apt-get install chromium-headless-shell` to run the browser tests"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    missing(f"no {CHROMIUM}: install it with `apt-get install chromium-headless-shell` to run the browser tests")
 
 
 def buffered(app):

@@ -7,6 +7,7 @@ import os
 import shutil
 import sqlite3
 import threading
+from typing import NoReturn
 
 import pytest
 import sqlalchemy
@@ -28,6 +29,14 @@ def pytest_collection_modifyitems(items):
     """The long tests first (in their order), the others after them as collected: on several workers, the long
     ones start at once, side by side, and the short ones fill in around them."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+def missing(message: str) -> NoReturn:
+    """Skip a test for a program this machine lacks (``message`` says how to install it), except in CI, where
+    .ci/run installs it: there it fails."""
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 def run_apart(coroutine):

@@ -25,6 +25,7 @@ from selenium.webdriver.webkitgtk.service import Service
 
 from scorekeeper.rules import Hand, HouseRules, moon_advice, replay
 
+from conftest import missing
 from server import call, running_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
@@ -59,10 +60,7 @@ def need_webkit() -> None:
     """Skip on a machine without WebKitGTK's driver, but never in CI, where .ci/run installs it."""
     if DRIVER and BROWSERS and shutil.which("Xvfb"):
         return
-    message = "no WebKitWebDriver, MiniBrowser or Xvfb: `apt-get install webkit2gtk-driver xvfb xauth` to run it"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    missing("no WebKitWebDriver, MiniBrowser or Xvfb: `apt-get install webkit2gtk-driver xvfb xauth` to run it")
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,7 @@ import pytest
 from scorekeeper import config, paths
 from scorekeeper.web.views.docs import slug
 
+from conftest import missing
 from server import ROOT, wait_until_up
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -231,10 +232,7 @@ def need_pipx() -> None:
     """Skip on a machine without pipx, but never in CI, where .ci/run installs it."""
     if shutil.which("pipx"):
         return
-    message = "no pipx: install it with `apt-get install pipx` to run the README's install steps"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    missing("no pipx: install it with `apt-get install pipx` to run the README's install steps")
 
 
 def serve(commands: str, env: dict[str, str], clone: Path) -> None:

@@ -20,10 +20,10 @@ import subprocess
 import tempfile
 from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
-from typing import NoReturn
 
 import pytest
 
+from conftest import missing
 from server import ROOT, started_at_once
 
 pytestmark = pytest.mark.server
@@ -78,7 +78,7 @@ def nginx_config(folder: Path, ports: tuple[int, int], upstreams: list[str], wor
 def stream_module() -> Path:
     """Debian's stream module, which the page's stream listener needs."""
     if not STREAM_MODULE.exists():
-        missing("no nginx stream module", "libnginx-mod-stream")
+        missing("no nginx stream module: install it with `apt-get install libnginx-mod-stream` to run the proxy's test")
     return STREAM_MODULE
 
 
@@ -92,16 +92,8 @@ def need(name: str) -> str:
     """A program the test runs."""
     found = shutil.which(name, path=os.environ.get("PATH", "") + os.pathsep + "/usr/sbin")
     if not found:
-        missing(f"no {name}", name)
+        missing(f"no {name}: install it with `apt-get install {name}` to run the proxy's test")
     return found
-
-
-def missing(what: str, package: str) -> NoReturn:
-    """Skip the test for what this machine lacks, except in CI, where .ci/run installs it."""
-    message = f"{what}: install it with `apt-get install {package}` to run the proxy's test"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @contextmanager
