@@ -272,16 +272,12 @@ def test_an_address_s_connections_past_its_share_are_closed_before_their_handsha
     address's past its share is closed at once, while its first ones are held and another address's phone is served.
     (One worker, so that nginx takes them in the order they come.)"""
     on_postgresql(empty_database_url)
-    share = int(re.findall(r"limit_conn connections_per_address (\d+);", nginx_blocks()["main"])[0])
-    room_for(share + 100)
     with ExitStack() as stack:
         servers = stack.enter_context(started_at_once(empty_database_url, 2, BEHIND))
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         upstreams = [server.base.removeprefix("http://") for server in servers]
         port = stack.enter_context(nginx_in_front(folder, upstreams, workers="1"))
-        crowd = [stack.enter_context(closing(half_handshake(port, "127.0.7.1"))) for _ in range(share)]
-        past = stack.enter_context(closing(half_handshake(port, "127.0.7.1")))
-        assert closed(past, wait=30), "the connection past the address's share was held"
+        crowd = share_held(stack, port, "127.0.7.1")
         assert not [held for held in crowd if closed(held, wait=0)], "the address's first connections were closed"
         status, _headers, page = Phone(port, "127.0.7.2").ask("GET", "/rules")
         assert status == 200 and b"Passing and dealing" in page
@@ -293,8 +289,6 @@ def test_port_80_sends_a_phone_to_https_and_counts_with_443():
     for each address, and its plain-HTTP half sends a phone to the site over HTTPS (and Let's Encrypt to certbot's
     challenges)."""
     upstreams = [f"127.0.0.1:{free_port()}" for _ in range(2)]  # no request here reaches the app
-    share = int(re.findall(r"limit_conn connections_per_address (\d+);", nginx_blocks()["main"])[0])
-    room_for(share + 100)
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         port, plain = nginx_set_up(folder, upstreams, workers="1")  # one worker: it takes them in the order they come
@@ -314,15 +308,24 @@ def test_port_80_sends_a_phone_to_https_and_counts_with_443():
         answer = typed.getresponse()
         assert (answer.status, answer.read()) == (200, b"token.key")
         typed.close()
-        crowd = [stack.enter_context(closing(half_handshake(port, "127.0.10.2"))) for _ in range(share)]
-        over = stack.enter_context(closing(half_handshake(port, "127.0.10.2")))
-        assert closed(over, wait=30)  # so nginx has taken and counted every one before it (its accepts of one port
-        # come in order, but not with another port's)
+        crowd = share_held(stack, port, "127.0.10.2")  # taken and counted by nginx (its accepts of one port come in
+        # order, but not with another port's)
         past = stack.enter_context(closing(socket.create_connection(("127.0.0.1", plain), timeout=30,
                                                                     source_address=("127.0.10.2", 0))))  # fmt: skip
         past.sendall(f"GET / HTTP/1.1\r\nHost: {SITE}\r\n".encode())  # and never the rest of its headers
         assert closed(past, wait=30), "the address's connection to port 80 past its share was held"
         assert not [held for held in crowd if closed(held, wait=0)], "the address's first connections were closed"
+
+
+def share_held(stack: ExitStack, port: int, address: str) -> list[socket.socket]:
+    """``address``'s share of the page's stream listener held on ``port`` (in ``stack``) by connections that never
+    finish their handshake; one more is closed by nginx at once (with one worker, after it took every one before)."""
+    share = int(re.findall(r"limit_conn connections_per_address (\d+);", nginx_blocks()["main"])[0])
+    room_for(share + 100)
+    crowd = [stack.enter_context(closing(half_handshake(port, address))) for _ in range(share)]
+    past = stack.enter_context(closing(half_handshake(port, address)))
+    assert closed(past, wait=30), "the connection past the address's share was held"
+    return crowd
 
 
 def half_handshake(port: int, address: str) -> socket.socket:
