@@ -158,8 +158,8 @@ class Entry:
                     await page(self.wsgi(scope, body.receive, keep))
 
                 waiting = functools.partial(self.connections.streaming, scope.get("client"))
-                address = client_key(self.guessers.address(scope) or "")
-                await follow(app_answer, self.followers, self.closing, receive, send, self.streams, address, waiting)
+                follower = client_key(address)  # whose request it is, as its body was read for
+                await follow(app_answer, self.followers, self.closing, receive, send, self.streams, follower, waiting)
             elif scope["method"] == "POST" and body_kind(scope["path"]) == IMPORT:
                 await unless_left(receive, lane, self.imports(scope, body.receive, self.taken(scope, send)), left)
             elif scope["method"] == "GET" and is_export(scope["path"]):
