@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -142,11 +143,15 @@ def nginx_set_up(folder: Path, upstreams: list[str], workers: str) -> tuple[int,
 
 
 @contextmanager
-def nginx_running(folder: Path, port: int):
+def nginx_running(folder: Path, port: int, stderr: IO[bytes] | None = None):
     """nginx as ``folder`` has it set up, once it answers on ``port``: its master, the leader of a session of its own
-    with its workers."""
-    command = [need("nginx"), "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(folder / "nginx.conf")]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+    with its workers. With ``stderr``, its standard error goes there, and nginx is started as Debian's systemd unit
+    starts it, with the error log it was built with (its standard error) unless its configuration names one."""
+    command = [need("nginx"), "-p", str(folder), "-c", str(folder / "nginx.conf")]
+    if stderr is None:
+        command[3:3] = ["-e", str(folder / "error.log")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr or subprocess.STDOUT,
+                               start_new_session=True)  # fmt: skip
     try:
         answered_at(port, process, folder)
         yield process
@@ -397,6 +402,30 @@ def test_a_broken_handshake_writes_no_line_to_the_log_and_a_failed_request_does(
     assert "connect() failed" not in filed  # the test's own file has only what nginx says as it starts
 
 
+def test_nginx_writes_its_errors_to_the_journal_and_not_to_its_standard_error():
+    """Thirtieth probe, E1: Debian's nginx writes each error of its main level (the stream listener's, a worker's
+    alerts) to its standard error too, unless its configuration names a log there, and systemd passes that to the
+    journal over a stream, which nginx waits on: with the journal reading slowly, phones waited 2.2 s a tap. The page
+    names it for emergencies alone; the errors go to the journal's socket, where nginx drops a line rather than wait."""
+    upstreams = [f"127.0.0.1:{free_port()}" for _ in range(2)]
+    with tempfile.TemporaryDirectory() as named:
+        folder = Path(named)
+        port, plain = nginx_set_up(folder, upstreams, workers="1")
+        configuration = (folder / "nginx.conf").read_text()
+        configuration, own = re.subn(r"(?m)^error_log \S+ notice;\n", "", configuration)
+        assert own == 1, "the test's own error log is named at the main level"
+        (folder / "nginx.conf").write_text(configuration)
+        with journal(folder) as told, (folder / "stderr").open("wb") as stderr:
+            with nginx_running(folder, port, stderr):
+                (folder / "plain.sock").unlink()  # the listener cannot hand port 80's connections on: an error
+                with socket.create_connection(("127.0.0.1", plain), timeout=30) as connection:
+                    assert closed(connection, wait=30)  # once nginx has said why
+                said = told()
+        written = (folder / "stderr").read_text()
+    assert "plain.sock failed (2: No such file or directory) while connecting to upstream" in said, said
+    assert "while connecting to upstream" not in written, written
+
+
 def test_debian_s_nginx_conf_as_the_page_changes_it_logs_nothing_to_a_file():
     """Twenty-ninth probe, Q1: the page moved its own site's lines to the journal, but Debian's nginx.conf kept its
     access log in a file, and its default site on port 80 wrote a line there for every request: one address grew it by
@@ -413,8 +442,9 @@ def test_debian_s_nginx_conf_as_the_page_changes_it_logs_nothing_to_a_file():
     sites = [changed, blocks["site"], *others]  # Debian's default site removed, as the page says
     http_listens = re.findall(r"(?m)^\s*listen\s+([^;\s]+)", "\n".join([blocks["site"], *others]))
     assert http_listens and all(where.startswith("unix:") for where in http_listens), http_listens
-    logs = re.findall(r"(?m)^\s*(?:access|error)_log\s+([^;\s]+)", "\n".join(sites))
-    assert logs and all(target.startswith(JOURNAL.replace("unix:", "syslog:server=unix:")) for target in logs), logs
+    logs = re.findall(r"(?m)^\s*(?:access|error)_log\s+([^;]+);", "\n".join(sites))
+    journaled = [log for log in logs if log.startswith(JOURNAL.replace("unix:", "syslog:server=unix:"))]
+    assert journaled and sorted(set(logs) - set(journaled)) == ["stderr emerg"], logs  # systemd's stream to it
     with tempfile.TemporaryDirectory() as named:
         (Path(named) / "nginx.conf").write_text(changed)
         tested = subprocess.run([need("nginx"), "-t", "-c", f"{named}/nginx.conf"], capture_output=True, text=True)
