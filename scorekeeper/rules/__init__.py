@@ -2,10 +2,11 @@
 
 Every number the app shows comes from here: points, moons and their advice,
 the end of the game, pass directions and dealers; and the words a player reads
-about them (words.py), which the forms, pages, sheets and scripts render.
+about them (words.py, moon_phrases.py), which the forms, pages, sheets and scripts
+render.
 """
 
-from . import i18n, passing, words
+from . import i18n, moon_phrases, passing, words
 from .cards import (
     CARD_KEYS,
     CARD_RULES,
@@ -182,5 +183,6 @@ __all__ = [
     "table_setup",
     "i18n",
     "passing",
+    "moon_phrases",
     "words",
 ]

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import words
+from . import moon_phrases, words
 from .cards import (
     CARD_RULES,
     HEARTS,
@@ -88,14 +88,14 @@ def table_setup(players: int) -> TableSetup:
     return TableSetup(players, CARDS_REMOVED[players], CARDS_EACH[players], OPENING_LEAD[players])
 
 
-def moon_words(rules: HouseRules, before: int | None = None) -> words.MoonWords:
+def moon_words(rules: HouseRules, before: int | None = None) -> moon_phrases.MoonWords:
     """What a moon does in this game, in the words each page says it; ``before``: the shooter's total before the
     hand, when known, for what subtracting really takes off (the floor's).
 
     >>> moon_words(HouseRules(black_maria=True), before=29).minus, moon_words(HouseRules(), before=-5).minus
     ('−29', '0')
     """
-    return words.MoonWords(
+    return moon_phrases.MoonWords(
         moon_points(rules), rules.subtract_floor, None if before is None else subtracted(rules, before)
     )
 
@@ -154,7 +154,7 @@ def _worth_elsewhere(sign: int, points: Callable[[HouseRules], int] = moon_point
 def moon_choices() -> dict[str, str]:
     """The new-game form's moon rules, with what each is worth."""
     classic, others = _worth_elsewhere(1)
-    choices = words.moon_choices(classic, others)
+    choices = moon_phrases.moon_choices(classic, others)
     return {rule: choices[rule] for rule in MOON_RULES}
 
 
@@ -162,7 +162,7 @@ def switch_labels() -> dict[str, str]:
     """One label for each on/off house rule, for the forms."""
     classic, others = _worth_elsewhere(1, sun_points)
     labels = {key: rule_label(key) for key in SWITCHES if HOUSE_RULE[key].label}
-    labels["sun"] = words.sun_switch(classic, others)
+    labels["sun"] = moon_phrases.sun_switch(classic, others)
     for rule in CARD_RULES:
         cards = [(card.subject, card.points) for card in _brought_by(rule)]
         labels[rule] = words.card_rule_switch(rule_name(rule), cards)

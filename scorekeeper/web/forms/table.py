@@ -15,7 +15,7 @@ from .house import STANDARD_CYCLE, TARGET_CHOICES, HouseRuleFields, default, lab
 
 
 def moon_option_words(option: str) -> LazyString:
-    return lazy_words(lambda: rules.words.in_language(rules.words.MOON_OPTION_WORDS)[option])
+    return lazy_words(lambda: rules.words.in_language(rules.moon_phrases.MOON_OPTION_WORDS)[option])
 
 
 class NewGameForm(FlaskForm, HouseRuleFields):

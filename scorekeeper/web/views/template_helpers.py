@@ -60,9 +60,9 @@ def page_helpers() -> dict[str, object]:
     # too large for the error page that says so (413), and fail again.
     return {
         # What the templates say about the rules, in the rules' own words (rules/words.py).
-        "OUTCOME_WORDS": rules.words.in_language(rules.words.OUTCOMES),
+        "OUTCOME_WORDS": rules.words.in_language(rules.moon_phrases.OUTCOMES),
         "PASSES": rules.words.PASSES,
-        "MOON_OPTION_WORDS": LocalProxy(lambda: rules.words.in_language(rules.words.MOON_OPTION_WORDS)),
+        "MOON_OPTION_WORDS": LocalProxy(lambda: rules.words.in_language(rules.moon_phrases.MOON_OPTION_WORDS)),
         "tie_break": rules.words.tie_break,
         "tie_break_brief": rules.words.tie_break_brief,
         "PENALTY_CARDS": rules.PENALTY_CARDS,
