@@ -15,7 +15,8 @@ from ..store import scope
 from ..store.db import db
 from .loaded import LoadedGame
 from .serialize import game_json, timestamp
-from .turns import LONG_WORK, Turn
+from .turn import Turn
+from .turns import LONG_WORK
 
 EXPORT_FORMAT = "hearts-scorekeeper"
 EXPORT_VERSION = 1  # the games of one group

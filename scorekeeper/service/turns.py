@@ -45,6 +45,7 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
 from .lately import Lately
+from .turn import Turn
 
 TURN_SECONDS = 2.0  # of the processor, for the thread working, at most
 MARGIN_SECONDS = 0.25  # work gives its turn to work waiting that stands this far before it: not to its equal
@@ -107,7 +108,7 @@ class Turns:
         self.oldest_used, self.since_oldest = 0.0, 0.0
 
     @contextmanager
-    def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator["Turn"]:
+    def taken(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Iterator[Turn]:
         """A turn, once the work before has given it up; given up at the end. NoTurn at once, without waiting, when
         ``owner`` has work in the turns already, or ``address`` its share; once it has waited for a place, when AT_ONCE
         pieces are there (``enter``). ``expected``: the processor seconds the work is
@@ -168,11 +169,11 @@ class Turns:
         for key in keys:
             self.learned.at_least(key, times - 1, now)
 
-    def turn(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> "Turn":
+    def turn(self, owner: Hashable = None, address: Hashable = None, expected: float = 0.0) -> Turn:
         """Turns for ``owner``'s work that takes them a step at a time (``Turn.step``), its places counted elsewhere."""
         return Turn(self, owner, address, next(self.arrivals), expected)
 
-    def enter(self, turn: "Turn", owner: Hashable, address: Hashable) -> None:
+    def enter(self, turn: Turn, owner: Hashable, address: Hashable) -> None:
         """A place in the turns for ``turn``. With every place taken, the work waiting that has stored nothing yet and
         stands last gives its place up, if it stands after ``turn``: many files that take long (or look small) keep
         no other group's small one out. Else the work waits for a place, COMING_SECONDS at most, and a place given up
@@ -207,7 +208,7 @@ class Turns:
                 self.leave(owner, address)
                 raise TooManyWaiting()
 
-    def take_place_of_last(self, turn: "Turn", now: float) -> bool:
+    def take_place_of_last(self, turn: Turn, now: float) -> bool:
         """Whether the work waiting in the turns that has stored nothing yet and stands last, after ``turn``, gave its
         place up to it (the lock held): it waits for a place again, as it waited for its turn."""
         unkept = [waiting for waiting in self.waiting if waiting.placed and not waiting.kept]
@@ -219,7 +220,7 @@ class Turns:
         self.coming.append(last)
         return True
 
-    def refuse_last_coming(self, turn: "Turn", now: float) -> bool:
+    def refuse_last_coming(self, turn: Turn, now: float) -> bool:
         """Whether the work waiting for a place that stands last, after ``turn``, gave its wait up to it (the lock
         held): it is refused."""
         last = max(self.coming, key=lambda coming: (self.rank(coming, now), coming.arrival))
@@ -230,7 +231,7 @@ class Turns:
         last.woken.set()  # refused, as it waited for a place or (displaced) for its turn
         return True
 
-    def wait(self, turn: "Turn") -> None:
+    def wait(self, turn: Turn) -> None:
         """Until ``turn``'s work has the turn; TooManyWaiting if it gave its place up meanwhile (``enter``)."""
         with self.lock:
             if not self.busy:
@@ -257,7 +258,7 @@ class Turns:
         with self.lock:
             return bool(self.waiting)
 
-    def due_to_others(self, turn: "Turn", used: float) -> bool:
+    def due_to_others(self, turn: Turn, used: float) -> bool:
         """Whether ``turn``, having worked ``used`` seconds of its present turn, should give it to work waiting: it
         has worked its few seconds, or work waiting stands MARGIN_SECONDS before it. Working, it stands by its
         seconds lately and those of its present turn, and those it is expected to take after them: an import found
@@ -271,18 +272,18 @@ class Turns:
             mine = self.rank(turn, now, used)
             return used >= self.seconds or least + MARGIN_SECONDS <= mine
 
-    def standing(self, turn: "Turn") -> float:
+    def standing(self, turn: Turn) -> float:
         """Where ``turn``'s work stands now, were it waiting (``rank``)."""
         with self.lock:
             return self.rank(turn, self.wall())
 
-    def rank(self, turn: "Turn", now: float, used: float = 0.0) -> float:
+    def rank(self, turn: Turn, now: float, used: float = 0.0) -> float:
         """Where work stands, ``used`` seconds of its present turn worked: its seconds lately, and those it is expected
         to take still (the lock held). A large import from an address never counted does not go before a group's
         small export that was."""
         return self.lately(turn.keys, now) + used + turn.left(used)
 
-    def first(self, now: float) -> "Turn":
+    def first(self, now: float) -> Turn:
         """The work waiting that has the next turn (the lock held): the one in the turns longest, once that is
         AGE_SECONDS, if the turns given since the last given for that have had OLDEST_SHARE's other part of the
         processor; else the one that stands first, and among equals the one expected to take the least still, then
@@ -299,7 +300,7 @@ class Turns:
         every HALF_LIFE_SECONDS (the lock held): a new group of an address that has had its seconds is not new."""
         return max((self.used.of(key, now) for key in keys), default=0.0)
 
-    def count(self, turn: "Turn", seconds: float) -> None:
+    def count(self, turn: Turn, seconds: float) -> None:
         """The ``seconds`` of ``turn``'s work, counted to its owner and its address, and to the turns given for having
         waited longest if it was one."""
         with self.lock:
@@ -311,84 +312,6 @@ class Turns:
             else:
                 self.since_oldest += seconds
             turn.oldest = False
-
-
-class Turn:
-    """One piece of work's turns; the processor it has in them is counted to its owner and its address."""
-
-    def __init__(self, turns: Turns, owner: Hashable, address: Hashable, arrival: int, expected: float = 0.0) -> None:
-        self.turns, self.arrival = turns, arrival
-        self.expected = expected  # the processor seconds the whole work is expected to take
-        self.worked = 0.0  # the processor seconds of its turns given up
-        # whose processor it is: its owner's, and its address's (a group made anew for each file is not new)
-        self.keys: tuple[Hashable, ...] = (("owner", owner), *([("address", address)] if address is not None else []))
-        self.woken = threading.Event()
-        self.began = 0.0  # the clock when its present turn began
-        self.holding = False  # it has the turn now
-        self.placed = False  # it holds one of the places in the turns (Turns.taken)
-        self.kept = False  # it keeps its place to its end: it has begun to store (``keep_place``)
-        self.refused = False  # it was refused as it waited (Turns.refuse_last_coming)
-        self.displaced = False  # it gave its place up, and waits for one again (Turns.take_place_of_last)
-        self.oldest = False  # its present turn was given for its having been in the turns longest (Turns.first)
-        self.came = turns.wall()  # when it came to the turns
-
-    def share(self, before_waiting: Callable[[], None] = lambda: None) -> None:
-        """Between two steps of the work: once it is due (``due``), the turn goes to the work waiting that stands
-        first, and this work (``before_waiting`` called first) waits for its next."""
-        if not self.due():
-            return
-        before_waiting()
-        self.give_up()
-        self.turns.wait(self)
-
-    def rest(self, seconds: float, before_waiting: Callable[[], None] = lambda: None) -> None:
-        """A pause of ``seconds`` between two steps of the work (SQLite's, for a phone's write), the turn given to
-        work waiting meanwhile (``before_waiting`` called first): the processor never idles while work waits."""
-        before_waiting()
-        self.give_up()
-        time.sleep(seconds)
-        self.turns.wait(self)
-
-    def standing(self) -> float:
-        """Where the work stands in the turns now, were it waiting: the least goes first (``Turns.rank``)."""
-        return self.turns.standing(self)
-
-    def expect(self, seconds: float) -> None:
-        """The whole work is now expected to take ``seconds`` of processor (an import's, as it reads its file)."""
-        self.expected = seconds
-
-    def left(self, used: float = 0.0) -> float:
-        """The processor seconds the work is expected to take still, ``used`` of its present turn taken."""
-        return max(0.0, self.expected - self.worked - used)
-
-    def due(self) -> bool:
-        """Whether the work should give its turn to work waiting (``Turns.due_to_others``)."""
-        return self.turns.due_to_others(self, self.turns.clock() - self.began)
-
-    @contextmanager
-    def step(self, before_waiting: Callable[[], None] = lambda: None) -> Iterator[None]:
-        """One step of the work (an export's next games), in a turn (``before_waiting`` called first) given up after
-        it: the work waits for something else between its steps (its phone) holding none."""
-        before_waiting()
-        self.turns.wait(self)
-        try:
-            yield
-        finally:
-            self.give_up()
-
-    def keep_place(self) -> None:
-        """From now on the work stores what it does: it keeps its place in the turns to its end, never refused."""
-        self.kept = True
-
-    def give_up(self) -> None:
-        """The turn given up, the processor it took counted to the work's owner: the whole of it, however short."""
-        if not self.holding:  # refused as it waited (Turns.enter): the turn is another's
-            return
-        self.holding = False
-        used = self.turns.clock() - self.began
-        self.worked += used
-        self.turns.count(self, used)
-        self.turns.give_up()
 
 
 LONG_WORK = Turns()  # every import and export of this process, whatever its group
