@@ -1,36 +1,20 @@
-"""Each connection's share and its first seconds: what uvicorn leaves to a proxy in front, for a server without one.
+"""Each address's share of the server's connections: what uvicorn leaves to a proxy in front, for a server without one.
 
-uvicorn closes a kept-alive connection that sends nothing for a while, but neither a new connection that sends
-nothing nor one that sends its request's headers a byte at a time (its timer starts again at each byte); and its
-limit on connections is one for every client together. So one address could hold every connection with half-sent
-headers, and every other phone got 503.
-
-Here every connection, as it opens, takes a place in its address's share (PER_ADDRESS), and must have sent its
-request's headers whole within HEADERS_SECONDS; each later request on it, within NEXT_HEADERS_SECONDS of the last
-answer. The server's protocol is uvicorn's h11 one, which keeps at most HEADERS_MOST bytes of headers not yet whole
-(uvicorn's ``h11_max_incomplete_event_size``: past it, 400 and the connection closed; its httptools one keeps any
-amount), wrapped through the asyncio protocol interface alone: ``Watched`` hands each event on to it. The app's
-entry (asgi.py) says when a request's headers are whole (``began``: its ASGI call starts) and when its answer is
-over (``ended``); the deadline for the next headers starts once no request of the connection is under way.
+uvicorn's limit on connections is one for every client together, so one address could hold every connection, and
+every other phone got 503. Here every connection, as it opens, takes a place in its address's share (PER_ADDRESS);
+of the server's connections, the last KEPT are for addresses holding few, and a crowd's new connection takes the place
+of one that waits (``Connections.room``). Each connection is watched through uvicorn's protocol (watched.py), which
+asks for its place as it opens and says when its requests begin and end.
 """
 
-import asyncio
 import heapq
 import itertools
 import time
-from typing import Any
-
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from typing import Any, Protocol
 
 from ..security.guesses import client_key
 from .held import Held
 
-# A request's headers come whole within this long of its connection opening: a phone sends them in one go, in a
-# fraction of a second even on a weak signal.
-HEADERS_SECONDS = 15
-# And the next request's on a kept-alive connection, within this long of the answer before: uvicorn closes a
-# connection that sends nothing for 30 s (serving.IDLE_SECONDS), and one that starts a request has 15 s more.
-NEXT_HEADERS_SECONDS = 45
 # An address holds this many connections at most, as the proxy of docs/open-server.md allows it: a club's Wi-Fi behind
 # one router, with every phone following a game (40 tables, three followers each), stays below it. Past it, a new
 # connection is answered 503 and closed.
@@ -50,11 +34,17 @@ FEW = 8
 # answer (and the phone may send the next on it at once).
 GRACE_SECONDS = 1.0
 LOOKED = 64  # connections that wait looked at, at most, for one to close: the oldest of the addresses holding most
-# A request's line and headers: a phone's are under 2 kB. A client sending more is answered 400 (serving.py).
-HEADERS_MOST = 16 * 1024
-REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 10\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-
 Client = tuple[str, int]  # an address and port, as ASGI's scope["client"] has it
+
+
+class Connection(Protocol):
+    """What the share asks of a connection it holds (watched.Watched)."""
+
+    under_way: int  # its requests begun and not yet answered
+
+    def close(self) -> None: ...
+    def request_began(self) -> None: ...
+    def request_ended(self) -> None: ...
 
 
 class Connections:
@@ -68,10 +58,10 @@ class Connections:
         self.idle = Held[Client]()  # each address's connections waiting for a request: new, or kept alive
         self.following = Held[Client]()  # and those on a follow stream, waiting for news
         self.reading = Held[Client]()  # and those sending a request's body, not yet in the app
-        self.watched: dict[Client, Watched] = {}
+        self.watched: dict[Client, Connection] = {}
         self.stirred: dict[Client, float] = {}  # when each was opened, or its last answer ended
 
-    def admit(self, client: Client, watched: "Watched") -> bool:
+    def admit(self, client: Client, watched: Connection) -> bool:
         """A place for a new connection from ``client``; False when its address (an IPv6 one's /64) holds its share
         already, or when only the KEPT connections are left, it holds FEW, and no connection may be closed for it."""
         address = client_key(client[0])
@@ -182,91 +172,3 @@ class Connections:
             watched.request_ended()
             self.stirred[known] = time.monotonic()
             self.waits(known, None if watched.under_way else self.idle)
-
-
-def protocol(connections: Connections) -> type[asyncio.Protocol]:
-    """The protocol class for uvicorn's Config(http=…): uvicorn's own, each connection watched in ``connections``."""
-    return type("WatchedHTTPProtocol", (Watched,), {"connections": connections})
-
-
-class Watched(asyncio.Protocol):
-    """One connection: uvicorn's protocol for it, once admitted, and a deadline for each request's headers."""
-
-    connections: Connections  # the server's: set by protocol()
-
-    def __init__(self, **uvicorn_arguments: Any) -> None:
-        # uvicorn calls the class of Config(http=…) with its config and state: its own class takes the same
-        self.http: asyncio.Protocol = H11Protocol(**uvicorn_arguments)
-        self.client: Client | None = None
-        self.admitted = False
-        self.deadline: asyncio.TimerHandle | None = None
-        self.under_way = 0  # requests begun and not yet answered (the next may begin before the last's end is told)
-        self.tail = b""  # the last bytes received, for the end of a request's headers split between two reads
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        """Admitted, with HEADERS_SECONDS for its first request's headers; or answered 503 and closed, unread."""
-        self.transport = transport
-        peer = transport.get_extra_info("peername")
-        self.client = (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) and len(peer) >= 2 else None
-        if self.client is not None and not self.connections.admit(self.client, self):
-            if isinstance(transport, asyncio.WriteTransport):
-                transport.write(REFUSED)
-            transport.close()
-            return
-        self.admitted = True
-        self.http.connection_made(transport)
-        self.wait_for_headers()
-
-    def wait_for_headers(self, first: bool = True) -> None:
-        self.no_deadline()
-        seconds = HEADERS_SECONDS if first else NEXT_HEADERS_SECONDS
-        self.deadline = asyncio.get_running_loop().call_later(seconds, self.transport.close)
-
-    def no_deadline(self) -> None:
-        if self.deadline is not None:
-            self.deadline.cancel()
-            self.deadline = None
-
-    def data_received(self, data: bytes) -> None:
-        if not self.admitted:
-            return
-        if not self.under_way and self.client is not None and b"\r\n\r\n" in self.tail + data:
-            self.connections.asked(self.client)
-        self.tail = data[-3:] if len(data) >= 3 else (self.tail + data)[-3:]
-        self.http.data_received(data)
-
-    def request_began(self) -> None:
-        self.under_way += 1
-        self.no_deadline()
-
-    def request_ended(self) -> None:
-        # Armed here rather than at the next request's first byte, which may come before the answer's end is told;
-        # and only once none is under way: the next request may have begun before this one's end is told.
-        self.under_way -= 1
-        if not self.under_way:
-            self.wait_for_headers(first=False)
-
-    def close(self) -> None:
-        """Closed for another's connection (Connections.room), or cut (Connections.cut): at once, what it has not
-        taken of its answers dropped (a close would wait for them, the connection still open)."""
-        self.no_deadline()
-        if isinstance(self.transport, asyncio.WriteTransport):
-            self.transport.abort()
-        else:
-            self.transport.close()
-
-    def eof_received(self) -> bool | None:
-        return self.http.eof_received() if self.admitted else None
-
-    def pause_writing(self) -> None:
-        self.http.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.http.resume_writing()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.no_deadline()
-        if self.admitted:
-            if self.client is not None:
-                self.connections.leave(self.client)
-            self.http.connection_lost(exc)

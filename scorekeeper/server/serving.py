@@ -3,10 +3,10 @@
 uvicorn reads each connection in one event loop: a phone, or an attacker, sending a byte at a time holds a
 connection, never a thread. The app's pages run on worker threads once their request is whole (reading.py reads the
 body first); a phone following a game holds a stream that waits in the loop and is told each change (news.py).
-Each connection must send its headers within seconds, in a few kilobytes, and one address holds 256 connections at
-most (connections.py): the phones of a household, or of a club behind one router, are one address, and stay below
-it. Behind a proxy every connection is the proxy's: there, the proxy keeps each address to its share. One process,
-no fork, so the same command serves from Linux, macOS and Windows.
+Each connection must send its headers within seconds, in a few kilobytes (watched.py), and one address holds 256
+connections at most (connections.py): the phones of a household, or of a club behind one router, are one address,
+and stay below it. Behind a proxy every connection is the proxy's: there, the proxy keeps each address to its share.
+One process, no fork, so the same command serves from Linux, macOS and Windows.
 """
 
 import errno
@@ -18,7 +18,7 @@ from typing import Any
 
 import uvicorn
 
-from . import connections, loop_errors
+from . import connections, loop_errors, watched
 from .asgi import Entry
 from .listening import PortInUse, bound, cannot_listen, in_use, listen_on, on_port
 
@@ -67,13 +67,13 @@ def create_server(app: Any, listen: str, threads: int, platform: str = sys.platf
     most, backlog = connections_within(files), backlog_within(files)
     sockets = bound(listen, platform, backlog)
     behind_proxy = bool(app.config.get("BEHIND_PROXY"))
-    watched = connections.Connections(None) if behind_proxy else connections.Connections(connections.PER_ADDRESS, most)
-    entry = Entry(app, threads, watched)
+    held = connections.Connections(None) if behind_proxy else connections.Connections(connections.PER_ADDRESS, most)
+    entry = Entry(app, threads, held)
     config = uvicorn.Config(
         entry,
         # uvicorn's own protocol, each connection watched (its address's share, its headers' deadline)
-        http=connections.protocol(watched),
-        h11_max_incomplete_event_size=connections.HEADERS_MOST,
+        http=watched.protocol(held),
+        h11_max_incomplete_event_size=watched.HEADERS_MOST,
         ws="none",  # the app takes no websocket; an upgrade would take the connection from the watch
         lifespan="on",
         # X-Forwarded-* is the app's to read behind a proxy (werkzeug's ProxyFix); without one, nobody's.

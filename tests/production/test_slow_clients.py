@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 from test_follow_streams import HAND, PLAYERS
 
-from scorekeeper.server import connections, serving, streams
+from scorekeeper.server import connections, serving, streams, watched
 
 from server import call, running_here, running_server, served_here, status_from
 
@@ -148,8 +148,8 @@ def test_a_connection_that_does_not_finish_its_headers_in_time_is_closed(app, mo
     """Issue 41, third probe, point 3: headers trickled a byte every 10 s were never timed out (uvicorn starts its
     timer again at each byte), nor a new connection that sends nothing. Now a request's headers come whole within
     HEADERS_SECONDS of its connection, or NEXT_HEADERS_SECONDS of the answer before; a request under way is not cut."""
-    monkeypatch.setattr(connections, "HEADERS_SECONDS", 0.5)
-    monkeypatch.setattr(connections, "NEXT_HEADERS_SECONDS", 1)
+    monkeypatch.setattr(watched, "HEADERS_SECONDS", 0.5)
+    monkeypatch.setattr(watched, "NEXT_HEADERS_SECONDS", 1)
     with served_here(app) as base, ExitStack() as stack:
         silent = slow_client(stack, base, b"")
         trickling = slow_client(stack, base, HEADER_START)
@@ -167,8 +167,8 @@ def test_a_connection_in_steady_use_is_never_cut(app, monkeypatch):
     """Issue 41, fourth probe, H1: the deadline for a request's headers, set as an answer ended, was lost when the next
     request had begun first; it then closed the connection in use, and nginx, finding its server gone, answered 502 to
     every group for 10 s. Requests one after another on one connection, for twice NEXT_HEADERS_SECONDS."""
-    monkeypatch.setattr(connections, "HEADERS_SECONDS", 0.5)
-    monkeypatch.setattr(connections, "NEXT_HEADERS_SECONDS", 1)
+    monkeypatch.setattr(watched, "HEADERS_SECONDS", 0.5)
+    monkeypatch.setattr(watched, "NEXT_HEADERS_SECONDS", 1)
     request = b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     with served_here(app) as base, ExitStack() as stack:
         phone = slow_client(stack, base, b"")
@@ -248,10 +248,10 @@ def test_the_last_connections_are_kept_for_addresses_holding_few(monkeypatch):
     addresses holding fewer than FEW."""
     monkeypatch.setattr(connections, "KEPT", 3)
     monkeypatch.setattr(connections, "FEW", 2)
-    held, watched = connections.Connections(4, most=6), object()
+    held, connection = connections.Connections(4, most=6), object()
 
     def busy(address: str, port: int) -> bool:  # a connection admitted, its request under way: none waits
-        admitted = held.admit((address, port), watched)
+        admitted = held.admit((address, port), connection)
         if admitted:
             held.waits((address, port), None)
         return admitted
@@ -381,7 +381,7 @@ def test_a_connection_of_an_address_holding_few_is_never_closed_for_one_holding_
         phone = stack.enter_context(kept(base, "127.0.7.1", "/api/games"))
         for _ in range(4):
             under_way(stack, base, "127.0.7.2")
-        assert slow_client(stack, base, b"", "127.0.7.2").recv(65536) == connections.REFUSED
+        assert slow_client(stack, base, b"", "127.0.7.2").recv(65536) == watched.REFUSED
         phone.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert read_answer(phone).startswith(b"HTTP/1.1 200 ")  # still open, and answered
 
@@ -393,7 +393,7 @@ def test_a_connection_opened_a_moment_ago_is_not_closed_for_another(app, monkeyp
     monkeypatch.setattr(connections, "GRACE_SECONDS", 60)  # longer than the test: each of them is new
     with served_here(app) as base, ExitStack() as stack:
         fresh = [slow_client(stack, base, b"", "127.0.8.1") for _ in range(3)]
-        assert slow_client(stack, base, b"", "127.0.8.2").recv(65536) == connections.REFUSED
+        assert slow_client(stack, base, b"", "127.0.8.2").recv(65536) == watched.REFUSED
         for connection in fresh:  # each still open: its request, sent now, is answered
             connection.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert read_answer(connection).startswith(b"HTTP/1.1 200 ")
@@ -434,7 +434,7 @@ def test_with_every_connection_under_way_a_new_one_is_answered_503_at_once(app, 
         for n in range(1, 5):
             under_way(stack, base, f"127.0.6.{n}")
         refused = slow_client(stack, base, b"", "127.0.6.5")
-        assert refused.recv(65536) == connections.REFUSED
+        assert refused.recv(65536) == watched.REFUSED
 
 
 def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that_holds_more(app, monkeypatch):
@@ -464,10 +464,10 @@ def test_past_the_streams_a_process_keeps_an_address_takes_the_place_of_one_that
 def test_an_ipv6_hosts_addresses_share_one_share_of_the_connections():
     """Issue 41, fifth probe, M3: the share was by exact address, and an IPv6 host has a /64 of them to open
     connections from. Now a /64 is one address, as it is for every limit of the app."""
-    held, watched = connections.Connections(2), object()  # what watches each connection: none needed here
-    assert held.admit(("2001:db8:1:2::1", 1), watched) and held.admit(("2001:db8:1:2::2", 2), watched)
-    assert not held.admit(("2001:db8:1:2::3", 3), watched)
-    assert held.admit(("2001:db8:1:3::1", 4), watched)  # another /64
+    held, connection = connections.Connections(2), object()  # what watches each connection: none needed here
+    assert held.admit(("2001:db8:1:2::1", 1), connection) and held.admit(("2001:db8:1:2::2", 2), connection)
+    assert not held.admit(("2001:db8:1:2::3", 3), connection)
+    assert held.admit(("2001:db8:1:3::1", 4), connection)  # another /64
     held.leave(("2001:db8:1:2::1", 1))
     assert held.admit(("2001:db8:1:2::4", 5), watched)
 
