@@ -26,7 +26,7 @@ from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
 from ..service import groups
-from ..service.games import changes_a_game
+from ..service.change import changes_a_game
 from ..store import scope
 from ..store.db import db
 from . import allowances

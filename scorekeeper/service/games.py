@@ -5,19 +5,16 @@ and store what a table entered, with the cache of the replay kept beside it
 (rows.keep_records). Importing an export stores whole games through rows too.
 """
 
-import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import ParamSpec, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import Update, select, update
-from sqlalchemy.exc import IntegrityError
 
 from .. import rules
-from ..store import models, news, scope
+from ..store import news, scope
 from ..store.db import db
-from . import groups, summary
+from . import change, groups, summary
+from .change import changes_a_game
 from .every_game import UnreadableGame, replay_checked
 from .every_game import all_games as all_games
 from .every_game import size_of_all as size_of_all
@@ -25,29 +22,12 @@ from .every_game import stored_games as stored_games
 from .loaded import GameNotFound as GameNotFound
 from .loaded import ListedGame as ListedGame
 from .loaded import LoadedGame as LoadedGame
-from .loaded import game_row, kept, replayed, version_of
 from .loaded import last_game as last_game
 from .loaded import list_games as list_games
 from .loaded import load_game as load_game
+from .loaded import replayed
 from .loaded import version as version
 from .rows import give_hands, hand_columns, hand_row, keep_records, new_game_row, rename_players
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def changes_a_game(change: Callable[P, R]) -> Callable[P, R]:
-    """Nothing is stored by a change that fails: roll back whatever it began."""
-
-    @functools.wraps(change)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return change(*args, **kwargs)
-        except Exception:
-            db.session.rollback()
-            raise
-
-    return run
 
 
 @dataclass(frozen=True)
@@ -56,14 +36,6 @@ class Recorded:
 
     loaded: LoadedGame
     resent: bool = False
-
-
-@dataclass(frozen=True)
-class Locked:
-    """A game's row, held for a change, and the game as it was before the change."""
-
-    row: models.Game
-    loaded: LoadedGame
 
 
 @dataclass(frozen=True)
@@ -87,7 +59,7 @@ def create_game(players: object, given_rules: object = None) -> LoadedGame:
 def change_game(game_id: int, changes: Mapping[str, object]) -> LoadedGame:
     """The game's house rules (``rules``: any of them; the others stay) and its players' names (``players``: as many
     seats), changed while no hand is recorded: the table noticed them too late to start again."""
-    locked = _locked(game_id)
+    locked = change.locked(game_id)
     loaded = locked.loaded
     unknown = sorted(set(changes) - {"players", "rules"})
     if unknown:
@@ -108,7 +80,7 @@ def change_game(game_id: int, changes: Mapping[str, object]) -> LoadedGame:
     rename_players(locked.row, names)
     for key, value in house.as_dict().items():
         setattr(locked.row, key, value)
-    return _commit(locked, rules.new_game(len(names), house))
+    return change.commit(locked, rules.new_game(len(names), house))
 
 
 def rebuild_records() -> tuple[int, list[str]]:
@@ -147,7 +119,7 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     A resend of a stored hand with its number and the same facts (a double tap,
     a retry after a lost answer) stores nothing and is no error.
     """
-    locked = _locked(game_id, hands=False)
+    locked = change.locked(game_id, hands=False)
     loaded = locked.loaded
     expected = rules.hand_after(len(loaded.state.hands))
     number = facts.get("number")
@@ -163,7 +135,7 @@ def record_hand(game_id: int, facts: Mapping[str, object]) -> Recorded:
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
     state = rules.play(loaded.state, hand)
     db.session.add(hand_row(expected, hand, game_id))  # beside the hands stored, which are not loaded
-    return Recorded(_commit(locked, state))
+    return Recorded(change.commit(locked, state))
 
 
 def _already_stored(loaded: LoadedGame, number: object, facts: Mapping[str, object]) -> bool:
@@ -179,9 +151,9 @@ def _already_stored(loaded: LoadedGame, number: object, facts: Mapping[str, obje
 
 def corrected(loaded: LoadedGame, number: int, facts: Mapping[str, object]) -> tuple[rules.Hand, rules.GameState]:
     """Hand ``number`` as ``facts`` say, and the game replayed with it; nothing stored."""
-    _stored_hand(loaded, number)
+    change.stored_hand(loaded, number)
     hand = rules.make_hand(loaded.players, loaded.rules, facts)
-    hands = _facts(loaded)
+    hands = change.hands_of(loaded)
     hands[number - 1] = hand
     return hand, rules.replay(len(loaded.players), loaded.rules, hands)
 
@@ -190,9 +162,9 @@ def correction_preview(game_id: int, number: int, facts: Mapping[str, object]) -
     """What correcting hand ``number`` would give, nothing stored; a missing moon choice follows the advice,
     given on the totals before that hand."""
     loaded = load_game(game_id)
-    _stored_hand(loaded, number)
+    change.stored_hand(loaded, number)
     hand = rules.make_hand(loaded.players, loaded.rules, facts, need_option=False)
-    hands = _facts(loaded)
+    hands = change.hands_of(loaded)
     advice = rules.moon_advice(rules.replay(len(loaded.players), loaded.rules, hands[: number - 1]), hand)
     if advice is not None and hand.moon_option is None and loaded.rules.moon == "choose":
         hand = replace(hand, moon_option=advice.advice)
@@ -202,85 +174,34 @@ def correction_preview(game_id: int, number: int, facts: Mapping[str, object]) -
 
 @changes_a_game
 def correct_hand(game_id: int, number: int, facts: Mapping[str, object]) -> LoadedGame:
-    locked = _locked(game_id)
+    locked = change.locked(game_id)
     hand, state = corrected(locked.loaded, number, facts)
     for key, value in hand_columns(hand).items():
         setattr(locked.row.hands[number - 1], key, value)
-    return _commit(locked, state)
+    return change.commit(locked, state)
 
 
 @changes_a_game
 def undo_hand(game_id: int, number: int | None = None) -> LoadedGame:
     """Delete the last hand (``number``, when given, must be it); a finished game reopens."""
-    locked = _locked(game_id)
+    locked = change.locked(game_id)
     loaded = locked.loaded
     last = len(loaded.state.hands)
     if number is not None:
-        _stored_hand(loaded, number)
+        change.stored_hand(loaded, number)
         if number != last:
             said = _("Only the last hand (hand %(last)d) can be undone, not hand %(number)d.", last=last, number=number)
             raise rules.RuleError(said, conflict=True)
     if not last:
         raise rules.RuleError(_("There is no hand to undo yet."), conflict=True)
     db.session.delete(locked.row.hands.pop())
-    return _commit(locked, rules.replay(len(loaded.players), loaded.rules, _facts(loaded)[:-1]))
+    return change.commit(locked, rules.replay(len(loaded.players), loaded.rules, change.hands_of(loaded)[:-1]))
 
 
 @changes_a_game
 def delete_game(game_id: int) -> None:
-    game = _locked(game_id).row
+    game = change.locked(game_id).row
     summary.forget_game(game)
     db.session.delete(game)
     with news.told({game_id: ""}):
         db.session.commit()
-
-
-def _locked(game_id: int, hands: bool = True) -> Locked:
-    """Load a game for a change, holding its row so concurrent changes wait their turn.
-
-    The game as it was is the one kept for the version read just before, when the row is locked at that very
-    version (nothing changed it in between): no replay. ``hands``: whether the change reads the hand rows
-    (recording a hand only adds one).
-    """
-    groups.hold_for_change(scope.current())
-    table = models.Game
-    before = db.session.scalar(select(table.updated_at).where(table.id == game_id))
-    loaded = None if before is None else kept(version_of(game_id, before))
-    lock = update(table).where(table.id == game_id).values(updated_at=models.utcnow())
-    touched = _lock(lock.where(table.updated_at == before)) if loaded is not None else 0
-    if not touched:  # nothing kept, or the game changed since: locked as it is now, and loaded from its rows
-        loaded, touched = None, _lock(lock)
-    if not touched:
-        raise GameNotFound(_("There is no game %(game)d.", game=game_id))
-    db.session.expire_all()
-    row = game_row(game_id, hands)
-    return Locked(row, loaded or replayed(row))
-
-
-def _lock(statement: Update) -> int:
-    """How many rows the UPDATE touched (and so holds until the commit)."""
-    touched = db.session.execute(statement, execution_options={"synchronize_session": False})
-    return int(touched.rowcount)  # type: ignore[attr-defined]
-
-
-def _stored_hand(loaded: LoadedGame, number: int) -> None:
-    if not 1 <= number <= len(loaded.state.hands):
-        raise GameNotFound(_("Game %(game)d has no hand %(number)d.", game=loaded.id, number=number))
-
-
-def _facts(loaded: LoadedGame) -> list[rules.Hand]:
-    return [scored.hand for scored in loaded.state.hands]
-
-
-def _commit(locked: Locked, state: rules.GameState) -> LoadedGame:
-    keep_records(locked.row, state)
-    # Kept for this change's updated_at, in place of the state before the change that loading kept
-    # for it. (Were the commit to fail, that updated_at is never stored: nothing asks for it.)
-    after = replayed(locked.row, state)
-    try:
-        with news.told({after.id: after.tag}):
-            db.session.commit()
-    except IntegrityError:
-        # The unique (game, number) constraint: another phone stored this hand first.
-        raise rules.RuleError(_("Another phone recorded this hand first: reload to see it."), conflict=True) from None
-    return after

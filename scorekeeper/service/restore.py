@@ -27,9 +27,9 @@ from .. import rules
 from ..store import models, scope
 from ..store.db import db, is_busy
 from . import groups
+from .change import changes_a_game
 from .exported import ExportedGame
 from .file_bytes import objects_in
-from .games import changes_a_game
 from .reader import ExportFile
 from .rows import give_hands, new_game_row
 from .turns import LONG_WORK, AddressHasOne, OwnerHasOne, TooManyWaiting
