@@ -32,8 +32,9 @@ from . import groups
 from .every_game import UnreadableGame, all_games
 from .export import BACKUP_VERSION, EXPORT_FORMAT, as_json
 from .exported import ExportedGame, parsed, read_games
+from .import_outcomes import ImportReport
 from .loaded import LoadedGame
-from .restore import ImportReport, check_all, store_games
+from .restore import check_all, store_games
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -12,7 +12,7 @@ import pytest
 from test_groups import client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
 from scorekeeper import rules
-from scorekeeper.service import exported, file_bytes, groups, reader, restore, turns
+from scorekeeper.service import exported, file_bytes, groups, import_outcomes, reader, restore, turns
 from scorekeeper.store import scope
 from scorekeeper.web.views import errors
 
@@ -61,7 +61,7 @@ def test_an_import_of_any_shape_takes_little_memory(app, shape):
     data = SHAPES[shape]
     answer, peak = imported(app, data)
     assert peak < 5 * 1024 * 1024, f"{peak / 1e6:.1f} MB for {len(data) / 1e6:.1f} MB"
-    assert isinstance(answer, restore.ImportReport | rules.RuleError)
+    assert isinstance(answer, import_outcomes.ImportReport | rules.RuleError)
 
 
 def test_a_value_larger_than_any_export_holds_is_refused_with_a_sentence(app):
@@ -112,7 +112,7 @@ def test_an_import_stops_where_another_import_filled_the_group_meanwhile(open_ap
         scope.limit_to(groups.find_group(key).id)
         restore.check_all(iter(read))  # the room for three
         start_game(client, key)  # and another process's import fills one place of it meanwhile
-        with pytest.raises(restore.GroupFilled) as filled:
+        with pytest.raises(import_outcomes.GroupFilled) as filled:
             restore.store_games(read)
         assert filled.value.stored == 2 and groups.games_in_group() == 3
     with open_app.test_request_context(f"/g/{key}/history/import"):

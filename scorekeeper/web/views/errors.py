@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from ... import rules
 from ...i18n.http_words import said
-from ...service import games, restore
+from ...service import games, import_outcomes
 from ...store.db import db, is_busy
 
 BUSY = lazy_gettext("The database is busy with another change (an import?): nothing was stored, try again in a moment.")
@@ -27,9 +27,9 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(rules.RuleError, rule_broken)
     app.register_error_handler(games.GameNotFound, not_found)
     app.register_error_handler(OperationalError, database_busy)
-    app.register_error_handler(restore.ImportCutShort, import_stopped)
-    app.register_error_handler(restore.ImportBusy, import_stopped)
-    app.register_error_handler(restore.GroupFilled, group_filled)
+    app.register_error_handler(import_outcomes.ImportCutShort, import_stopped)
+    app.register_error_handler(import_outcomes.ImportBusy, import_stopped)
+    app.register_error_handler(import_outcomes.GroupFilled, group_filled)
 
 
 def json_error(status: int, message: str, errors: dict[str, str] | None = None) -> ResponseReturnValue:
@@ -70,12 +70,12 @@ def database_busy(problem: OperationalError) -> ResponseReturnValue:
     return busy(str(BUSY))
 
 
-def import_stopped(stopped: restore.ImportCutShort | restore.ImportBusy) -> ResponseReturnValue:
+def import_stopped(stopped: import_outcomes.ImportCutShort | import_outcomes.ImportBusy) -> ResponseReturnValue:
     """An import stopped partway, or refused before it began: 503, come back soon."""
     return busy(stopped.message)
 
 
-def group_filled(filled: restore.GroupFilled) -> ResponseReturnValue:
+def group_filled(filled: import_outcomes.GroupFilled) -> ResponseReturnValue:
     """An import stopped partway by the group's room: 409, as a game refused for it."""
     db.session.rollback()
     return error_answer(409, str(CANNOT), filled.message)
