@@ -74,7 +74,7 @@ def chips_rendered(app):
 def test_an_empty_forms_chips_are_rendered_once_a_game_way_to_pass_and_language_and_the_page_is_as_rendered_whole(
     table, client, chips_rendered
 ):
-    from scorekeeper.web.views import table as table_view
+    from scorekeeper.web.views import table_parts
 
     table.start_game(players=("Ann", "Ben", "Cat", "Dan", "Eve"), omnibus=True, pass_cycle="none")
     page_url = f"/games/{table.game_id}"
@@ -94,7 +94,7 @@ def test_an_empty_forms_chips_are_rendered_once_a_game_way_to_pass_and_language_
     assert chips_rendered[2:] == [table.game_id] * 2  # left, then right
     assert "passes to Kim" in client.get(f"/games/{table.game_id}").get_data(as_text=True)  # across: Max to Kim
 
-    for kept in (table_view.HAND_CHIPS, table_view.TABLE_PAGES):
+    for kept in (table_parts.HAND_CHIPS, table_parts.TABLE_PAGES):
         kept._kept.clear()
     assert client.get(page_url).get_data(as_text=True) == page  # the same page, rendered whole
     assert page.count('name="hearts-4"') == 14 and page.count('name="jack"') == 5  # 0 to 13; a name each

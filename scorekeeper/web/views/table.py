@@ -3,34 +3,22 @@
 from datetime import datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
-from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from flask_wtf.csrf import generate_csrf
+from flask_babel import ngettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ... import rules
 from ...security.group_scope import any_page, current_group, is_open
 from ...service import games
-from ...service.loaded import KeptByVersion
-from ...store.db import engine_number
 from ..forms import ActionForm, seat_or_text, show_rule_errors
 from ..forms.groups import NewGroupForm
 from ..forms.table import HandForm, NewGameForm
+from .table_parts import fresh_table, hand_rows, table_body
 from .template_helpers import and_list, moment
 
 bp = Blueprint("table", __name__)
-# The table page every phone at a table loads, kept by version with a stand-in for the form token: "<" never
-# comes out of a template but in markup, so no name or number can be mistaken for it.
-TABLE_PAGES: KeptByVersion[str] = KeptByVersion(64)
-TOKEN = "<form token>"
-# Each row of a list of hands, kept by all it shows (the hand's scores, totals and moon, the house rules, the
-# game's address, the language): a hand recorded, corrected or undone is a row never seen before, while the
-# rows of the hands before it, the longer part of a page late in the evening, are rendered once.
-HAND_ROWS: KeptByVersion[Markup] = KeptByVersion(16384)
-# An empty hand form's chips, kept by all they show (the players, the house rules, the language): the most of a
-# table page's rendering, once a game.
-HAND_CHIPS: KeptByVersion[Markup] = KeptByVersion(1024)
+bp.add_app_template_global(hand_rows)  # the list of hands of every page that shows one
 
 
 @bp.get("/")
@@ -134,50 +122,6 @@ def game(game_id: int) -> str:
         return render_template("table/over.html", loaded=loaded)
     session.permanent = True  # the form's token lives as long as the session: a whole evening
     return render_template("table/game.html", loaded=loaded, body=fresh_table(loaded, upcoming.number))
-
-
-def fresh_table(loaded: games.LoadedGame, number: int) -> Markup:
-    """The table page's content with an empty hand form: rendered once a version, with this phone's token."""
-    token = generate_csrf() if current_app.config.get("WTF_CSRF_ENABLED", True) else TOKEN
-    # The follow link is a whole address, in the group's: a page is kept for its site, group and language.
-    key = (*loaded.version, request.host_url, request.script_root, str(get_locale()))
-    body = TABLE_PAGES.get(key)
-    if body is None:
-        form = HandForm(number=number).for_table(loaded.players)
-        body = TABLE_PAGES.put(key, table_body(loaded, form, chips=fresh_chips(loaded, form)).replace(token, TOKEN))
-    return Markup(body.replace(TOKEN, token))
-
-
-def fresh_chips(loaded: games.LoadedGame, form: HandForm) -> Markup:
-    """An empty hand form's chips (table/_hand_chips.html), rendered once for all they show: the players, the
-    rules, and to whom each passes this hand."""
-    upcoming = loaded.state.next_hand
-    key = (tuple(loaded.players), loaded.rules, upcoming and upcoming.pass_direction, str(get_locale()))
-    chips = HAND_CHIPS.get(key)
-    if chips is None:
-        chips = HAND_CHIPS.put(key, Markup(render_template("table/_hand_chips.html", form=form, loaded=loaded)))
-    return chips
-
-
-@bp.app_template_global()
-def hand_rows(loaded: games.LoadedGame, hands: list[rules.ScoredHand], read_only: bool) -> Markup:
-    """Rows of the list of hands (table/_hand_row.html), each rendered once for all it shows."""
-    shown = (engine_number(), loaded.id, request.script_root, str(get_locale()), bool(read_only), loaded.rules)
-    rows = []
-    for scored in hands:
-        row = HAND_ROWS.get((*shown, scored))
-        if row is None:
-            page = render_template("table/_hand_row.html", loaded=loaded, scored=scored, read_only=bool(read_only))
-            row = HAND_ROWS.put((*shown, scored), Markup(page))
-        rows.append(row)
-    return Markup("").join(rows)
-
-
-def table_body(
-    loaded: games.LoadedGame, form: HandForm, preview: games.Preview | None = None, chips: Markup | None = None
-) -> str:
-    """The table page's content; ``chips``: the hand form's, rendered already (else rendered with the page)."""
-    return render_template("table/_table.html", loaded=loaded, form=form, preview=preview, chips=chips)
 
 
 @bp.post("/games/<int:game_id>/hands")
