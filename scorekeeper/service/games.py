@@ -19,11 +19,11 @@ from .every_game import UnreadableGame, replay_checked
 from .every_game import all_games as all_games
 from .every_game import size_of_all as size_of_all
 from .every_game import stored_games as stored_games
+from .listed import ListedGame as ListedGame
+from .listed import list_games as list_games
 from .loaded import GameNotFound as GameNotFound
-from .loaded import ListedGame as ListedGame
 from .loaded import LoadedGame as LoadedGame
 from .loaded import last_game as last_game
-from .loaded import list_games as list_games
 from .loaded import load_game as load_game
 from .loaded import replayed
 from .loaded import version as version

@@ -4,7 +4,8 @@ from datetime import datetime
 
 from .. import rules
 from .games import Preview
-from .loaded import ListedGame, LoadedGame
+from .listed import ListedGame
+from .loaded import LoadedGame
 
 
 def timestamp(moment: datetime) -> str:
