@@ -7,6 +7,15 @@ render.
 """
 
 from . import i18n, moon_phrases, passing, words
+from .advice import (
+    OUTCOMES,
+    MoonAdvice,
+    MoonChoice,
+    moon_advice,
+    possible_moons,
+    preview,
+    shooter_outcome,
+)
 from .cards import (
     CARD_KEYS,
     CARD_RULES,
@@ -38,24 +47,17 @@ from .describe import (
 from .errors import RuleError
 from .game import (
     MAX_HANDS,
-    OUTCOMES,
     GameState,
-    MoonAdvice,
-    MoonChoice,
     NextHand,
     Outcome,
     ScoredHand,
     hand_after,
-    moon_advice,
     most_hands,
     new_game,
     outcome,
     play,
-    possible_moons,
-    preview,
     replay,
     reset_exact,
-    shooter_outcome,
 )
 from .hands import FACT_KEYS, MOON_OPTIONS, Moon, hand_scores, make_hand, moon_shooter, raw_points
 from .house import (
