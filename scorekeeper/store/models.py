@@ -207,6 +207,11 @@ class SignIn(Model):
     """
 
     __tablename__ = "sign_ins"
+    __table_args__ = (
+        # A lock's sign-ins, the latest first: the ones past SIGN_INS_KEPT (guard.new_sign_in) are found in its own,
+        # however many every other group keeps; and a group deleted finds its own.
+        Index("ix_sign_ins_group_last_seen", "group_id", "last_seen", "signed_in_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)  # random: what the session holds
     # The group whose passcode was given; None for the server's own passcode.
