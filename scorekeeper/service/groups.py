@@ -7,14 +7,16 @@ the group. It is looked up by its digest, so no lookup's time says anything of a
 import functools
 import hashlib
 import secrets
+import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
 from flask_babel import gettext
-from sqlalchemy import Select, delete, func, select, text, update
+from sqlalchemy import Delete, Select, delete, func, select, text, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import rules
@@ -26,6 +28,11 @@ KEY_BYTES = 18  # 144 random bits, 24 characters
 GAMES_MAX = 10_000  # games one group keeps: a club's decade of weekly tables, many times over
 SEEN_EVERY = timedelta(hours=1)  # how often a group notes that its phones came back: not a write a request
 PASSCODE_HASH = "pbkdf2:sha256:60000"
+# A group is deleted a batch of its games at a time (delete_group): the hands of one batch, at most (a tenth of a
+# second of SQLite's write lock), and its games, at most.
+HANDS_AT_ONCE = 10_000
+GAMES_AT_ONCE = 200
+PAUSE = 0.05  # s between two batches on SQLite: long enough for a waiting phone's write to take the lock
 
 
 @dataclass(frozen=True)
@@ -175,25 +182,61 @@ def hold_for_change(group: object) -> None:
         raise GameNotFound(gettext("This group was deleted."))
 
 
-def delete_group(group_id: int) -> None:
+def delete_group(group_id: int, pause: Callable[[float], None] = time.sleep) -> None:
     """The group, its games, their players and hands, its players' records and sign-ins: all gone.
 
-    Its row is taken first: a change of its games under way (which took it first too, hold_for_change)
-    ends before the deletion begins, and one after finds no group. Taken in any other order, the deletion's players
+    Its games go first, a batch at a time (HANDS_AT_ONCE hands at most, each batch its own transaction, with
+    SQLite's pause between), so that a group of millions of hands holds SQLite's write lock for a moment at a time,
+    as an import does, and other groups' phones write between; then the rest, in one. Stopped between two (the server
+    stopping), the group is there with fewer games, and deleting it again ends the deletion. Each transaction takes
+    the group's row first: a change of its games under way (which took it first too, hold_for_change) ends before
+    the deletion goes on, and one after the end finds no group. Taken in any other order, the deletion's players
     and a change's game deadlocked on PostgreSQL."""
+    while batch := games_to_delete(group_id):
+        _delete(delete(models.Player).where(models.Player.game_id.in_(batch)))
+        _delete(delete(models.Hand).where(models.Hand.game_id.in_(batch)))
+        _delete(delete(models.Game).where(models.Game.id.in_(batch)))
+        with news.told(dict.fromkeys(batch, "")):  # the phones following its games hear that they are gone
+            db.session.commit()
+        if db.engine.dialect.name == "sqlite":
+            pause(PAUSE)
     db.session.execute(select(models.Group.id).where(models.Group.id == group_id).with_for_update())
     for table in (models.PlayerSummary, models.SignIn, models.Player):
-        db.session.execute(delete(table).where(table.group_id == group_id))
+        _delete(delete(table).where(table.group_id == group_id))
     games = select(models.Game.id).where(models.Game.group_id == group_id)
-    gone = db.session.scalars(games).all()
-    db.session.execute(delete(models.Hand).where(models.Hand.game_id.in_(games)))
-    db.session.execute(delete(models.Game).where(models.Game.group_id == group_id))
-    db.session.execute(delete(models.Group).where(models.Group.id == group_id))
-    with news.told(dict.fromkeys(gone, "")):  # the phones following its games hear that they are gone
+    gone = db.session.scalars(games).all()  # made since the last batch: a few at most
+    _delete(delete(models.Hand).where(models.Hand.game_id.in_(games)))
+    _delete(delete(models.Game).where(models.Game.group_id == group_id))
+    _delete(delete(models.Group).where(models.Group.id == group_id))
+    with news.told(dict.fromkeys(gone, "")):
         db.session.commit()
     if db.engine.dialect.name == "sqlite":  # SQLite's write-ahead log still holds the rows: written into the file
         db.session.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
         db.session.commit()
+
+
+def games_to_delete(group_id: int) -> list[int]:
+    """The group's row taken, its next games to delete, oldest first: GAMES_AT_ONCE at most, and as many as hold
+    HANDS_AT_ONCE hands (one at least); none once it has none."""
+    db.session.execute(select(models.Group.id).where(models.Group.id == group_id).with_for_update())
+    first = select(models.Game.id).where(models.Game.group_id == group_id).order_by(models.Game.id)
+    ids = db.session.scalars(first.limit(GAMES_AT_ONCE)).all()
+    hand = models.Hand.game_id
+    counted = db.session.execute(select(hand, func.count()).where(hand.in_(ids)).group_by(hand))
+    hands = {game_id: count for game_id, count in counted}
+    batch: list[int] = []
+    total = 0
+    for game_id in ids:
+        total += hands.get(game_id, 0)
+        if batch and total > HANDS_AT_ONCE:
+            break
+        batch.append(game_id)
+    return batch
+
+
+def _delete(statement: Delete) -> None:
+    """Rows deleted, none of them read back: a large group's hands, fetched, took a gigabyte."""
+    db.session.execute(statement, execution_options={"synchronize_session": False})
 
 
 def key_of(group_id: int) -> str:

@@ -8,7 +8,14 @@ import threading
 from collections import Counter
 
 import pytest
+from sqlalchemy import event, func, select
 from test_groups import HAND, client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
+
+from scorekeeper.service import groups
+from scorekeeper.store.db import db
+from scorekeeper.store.models import Game, Group, Hand
+
+from conftest import as_host
 
 PHONES = 8
 GROUPS = 4
@@ -53,8 +60,8 @@ def test_a_group_is_deleted_while_its_phones_write(open_app, client, server_url)
         phones = [Phone(open_app, key, start_game(client, key)["id"], event, answered) for event in started]
         for phone in phones:
             phone.start()
-        for event in started:
-            event.wait()
+        for begun in started:
+            begun.wait()
         deleted = client.delete(f"/g/{key}/api/group")
         answered.set()
         for phone in phones:
@@ -62,3 +69,41 @@ def test_a_group_is_deleted_while_its_phones_write(open_app, client, server_url)
         assert deleted.status_code == 204, deleted.get_data(as_text=True)
         answers = sum((phone.answers for phone in phones), Counter())
         assert set(answers) <= {200, 201, 404}, answers  # never 503 (a deadlock) nor 500
+
+
+def test_a_large_group_is_deleted_a_batch_at_a_time_with_other_groups_writing_between(open_app, client, monkeypatch):  # noqa: F811
+    """Thirty-second probe: a group of 5 million hands was deleted in one transaction, which held SQLite's write lock
+    for 18 s (another group's hand: 503), and read every hand's id back first (1.3 GB). Now its games go a batch at a
+    time (HANDS_AT_ONCE hands), each batch its own transaction; on SQLite another group's hand is recorded between
+    two; and no deletion reads its rows back."""
+    monkeypatch.setattr(groups, "HANDS_AT_ONCE", 6)  # two games of three hands
+    key, other = start_group(client)["key"], start_group(client)["key"]
+    for game in [start_game(client, key)["id"] for _ in range(5)]:
+        for number in (1, 2, 3):
+            assert client.post(f"/g/{key}/api/games/{game}/hands", json={**HAND, "number": number}).status_code == 201
+    theirs, recorded, left = start_game(client, other)["id"], [], []
+
+    def phone() -> None:  # another group's, on a thread of its own as a server's request is
+        number = len(recorded) + 1
+        answer = open_app.test_client().post(f"/g/{other}/api/games/{theirs}/hands", json={**HAND, "number": number})
+        recorded.append(answer.status_code)
+        with as_host(open_app):
+            left.append(db.session.scalar(select(func.count()).select_from(Game).where(Game.group_id == deleted)))
+
+    def between(seconds: float) -> None:  # SQLite's pause between two batches: the phone writes
+        writing = threading.Thread(target=phone)
+        writing.start()
+        writing.join()
+
+    statements = []
+    with as_host(open_app):
+        deleted = db.session.scalar(select(Group.id).where(Group.key == key))
+        event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+        groups.delete_group(deleted, pause=between)
+        assert db.session.get(Group, deleted) is None
+        assert db.session.scalar(select(func.count()).select_from(Game).where(Game.group_id == deleted)) == 0
+        assert db.session.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == theirs)) == len(recorded)
+    assert len([statement for statement in statements if statement.startswith("DELETE FROM hands")]) == 4
+    assert not [statement for statement in statements if "RETURNING" in statement]
+    if open_app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        assert recorded == [201, 201, 201] and left == [3, 1, 0]
