@@ -43,6 +43,20 @@ def size_of_all() -> tuple[int, int]:
     return int(games), int(hands)
 
 
+def first_holding(game_ids: Sequence[int], hands: int) -> list[int]:
+    """The first of ``game_ids`` that hold ``hands`` hands at most together, as their rows say (one game at least)."""
+    counted = select(models.Hand.game_id, func.count()).where(models.Hand.game_id.in_(game_ids))
+    held = {game_id: count for game_id, count in db.session.execute(counted.group_by(models.Hand.game_id))}
+    first: list[int] = []
+    total = 0
+    for game_id in game_ids:
+        total += held.get(game_id, 0)
+        if first and total > hands:
+            break
+        first.append(game_id)
+    return first
+
+
 def stored_games(batch: int = 500, let_go: bool = False) -> Iterator[models.Game | UnreadableGame]:
     """Every game row with its players and hands, oldest first, loaded ``batch`` games at a time and about
     BATCH_HANDS hands (a game of hundreds of hands comes with few others); an UnreadableGame in the place of a game
@@ -56,15 +70,7 @@ def stored_games(batch: int = 500, let_go: bool = False) -> Iterator[models.Game
         ).all()
         if not next_ids:
             return
-        counted = select(models.Hand.game_id, func.count()).where(models.Hand.game_id.in_(next_ids))
-        hands_of = {game_id: count for game_id, count in db.session.execute(counted.group_by(models.Hand.game_id))}
-        ids: list[int] = []
-        hands = 0
-        for game_id in next_ids:
-            hands += hands_of.get(game_id, 0)
-            if ids and hands > BATCH_HANDS:
-                break
-            ids.append(game_id)
+        ids = first_holding(next_ids, BATCH_HANDS)
         found = games_by_id(ids)
         if let_go:
             db.session.expunge_all()

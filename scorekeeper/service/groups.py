@@ -22,6 +22,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from .. import rules
 from ..store import models, news
 from ..store.db import db
+from .every_game import first_holding
 from .loaded import GameNotFound
 
 KEY_BYTES = 18  # 144 random bits, 24 characters
@@ -221,17 +222,7 @@ def games_to_delete(group_id: int) -> list[int]:
     db.session.execute(select(models.Group.id).where(models.Group.id == group_id).with_for_update())
     first = select(models.Game.id).where(models.Game.group_id == group_id).order_by(models.Game.id)
     ids = db.session.scalars(first.limit(GAMES_AT_ONCE)).all()
-    hand = models.Hand.game_id
-    counted = db.session.execute(select(hand, func.count()).where(hand.in_(ids)).group_by(hand))
-    hands = {game_id: count for game_id, count in counted}
-    batch: list[int] = []
-    total = 0
-    for game_id in ids:
-        total += hands.get(game_id, 0)
-        if batch and total > HANDS_AT_ONCE:
-            break
-        batch.append(game_id)
-    return batch
+    return first_holding(ids, HANDS_AT_ONCE) if ids else []
 
 
 def _delete(statement: Delete) -> None:
