@@ -61,7 +61,7 @@ def possible_moons(state: GameState) -> list[tuple[Hand, int, MoonAdvice | None]
     the sun rule every trick is said taken by the shooter (with every card) or not at all.
     """
     rules = state.rules
-    if rules.moon == "off" or state.finished:
+    if rules.moon == "off" or state.finished or state.full:
         return []
     others = [card for card in in_play(rules) if not card.moon]
     moons = []

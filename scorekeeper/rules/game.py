@@ -66,6 +66,17 @@ class GameState:
     def next_hand(self) -> NextHand | None:
         return None if self.finished else self.hand_ahead(hand_after(len(self.hands)))
 
+    @property
+    def full(self) -> bool:
+        """Whether it holds the most hands a game takes (most_hands), and so takes no more, nobody at the target."""
+        return len(self.hands) >= most_hands(self.players, self.rules)
+
+    def full_words(self) -> str:
+        """Why a full game takes no more hands, in the words a table reads."""
+        most = most_hands(self.players, self.rules)
+        return _("A game to %(target)d points takes at most %(most)d hands, more than any real game needs, and this "
+                 "one has them all.", target=self.rules.target, most=most)  # fmt: skip
+
     def upcoming(self) -> NextHand:
         """The next hand; a finished game refuses to take one (docs/rules.md, "The end of the game")."""
         if self.next_hand is None:
@@ -132,10 +143,8 @@ def most_hands(players: int, rules: HouseRules) -> int:
 def play(state: GameState, hand: Hand, option: str | None = None) -> GameState:
     """The state after one more hand; ``option`` overrides the hand's moon option."""
     upcoming = state.upcoming()
-    most = most_hands(state.players, state.rules)
-    if len(state.hands) >= most:
-        message = _("A game to %(target)d points takes at most %(most)d hands, more than any real game needs, and "
-                    "this one has them all.", target=state.rules.target, most=most)  # fmt: skip
+    if state.full:
+        message = state.full_words()
         raise RuleError(message, {"hands": message})
     scores, moon = hand_scores(hand, state.rules, state.totals, option or fixed_option(hand, state.rules))
     totals = reset_exact(tuple(before + score for before, score in zip(state.totals, scores, strict=True)), state.rules)

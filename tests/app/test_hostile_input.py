@@ -339,6 +339,9 @@ def test_a_game_takes_at_most_the_hands_a_real_game_reaches(client, app, target,
     one_more = client.post(f"/api/games/{game_id}/hands", json={"hearts": [13, 0, 0, 0], "queen": 0,
                                                                 "moon_option": "subtract"})  # fmt: skip
     assert one_more.status_code == 422 and said in one_more.json["error"]
+    # thirty-second probe: its table page answered 422 (its moons offline were worked out with one hand more)
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200 and said in page.get_data(as_text=True)
 
 
 def test_a_game_past_the_most_any_game_takes_is_refused_as_it_is_read(client, app):
