@@ -7,6 +7,7 @@ the group. It is looked up by its digest, so no lookup's time says anything of a
 import functools
 import hashlib
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -34,6 +35,19 @@ PASSCODE_HASH = "pbkdf2:sha256:60000"
 HANDS_AT_ONCE = 10_000
 GAMES_AT_ONCE = 200
 PAUSE = 0.05  # s between two batches on SQLite: long enough for a waiting phone's write to take the lock
+# Groups deleted at once by one process: each holds a page thread for as long as it takes (a full group's, a minute),
+# and every other group's pages need the rest. Past it, a deletion is refused at once (DeletionBusy).
+DELETIONS_AT_ONCE = 2
+DELETING = threading.BoundedSemaphore(DELETIONS_AT_ONCE)
+
+
+class DeletionBusy(Exception):
+    """A group's deletion refused before it began, nothing deleted: DELETIONS_AT_ONCE are under way."""
+
+    @property
+    def message(self) -> str:
+        return str(gettext("Other groups are being deleted on this server just now, and this one is not yet: "
+                           "nothing was deleted. Try again in a minute."))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -192,7 +206,16 @@ def delete_group(group_id: int, pause: Callable[[float], None] = time.sleep) -> 
     stopping), the group is there with fewer games, and deleting it again ends the deletion. Each transaction takes
     the group's row first: a change of its games under way (which took it first too, hold_for_change) ends before
     the deletion goes on, and one after the end finds no group. Taken in any other order, the deletion's players
-    and a change's game deadlocked on PostgreSQL."""
+    and a change's game deadlocked on PostgreSQL. DeletionBusy when DELETIONS_AT_ONCE are under way."""
+    if not DELETING.acquire(blocking=False):
+        raise DeletionBusy()
+    try:
+        _delete_whole(group_id, pause)
+    finally:
+        DELETING.release()
+
+
+def _delete_whole(group_id: int, pause: Callable[[float], None]) -> None:
     while batch := games_to_delete(group_id):
         _delete(delete(models.Player).where(models.Player.game_id.in_(batch)))
         _delete(delete(models.Hand).where(models.Hand.game_id.in_(batch)))

@@ -107,3 +107,24 @@ def test_a_large_group_is_deleted_a_batch_at_a_time_with_other_groups_writing_be
     assert not [statement for statement in statements if "RETURNING" in statement]
     if open_app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         assert recorded == [201, 201, 201] and left == [3, 1, 0]
+
+
+def test_a_deletion_past_those_under_way_is_refused_and_deletes_nothing(open_app, client):  # noqa: F811
+    """Thirty-third probe: a group's deletion holds a page thread for as long as it takes (a full group's, a minute),
+    and a group just started is light, so deletions of many groups held every page thread. DELETIONS_AT_ONCE run at
+    once; another is refused at once (503, saying so) and deletes nothing; it goes through once one has ended."""
+    key = start_group(client)["key"]
+    game = start_game(client, key)["id"]
+    for _ in range(groups.DELETIONS_AT_ONCE):  # the deletions under way, as far as the count goes
+        assert groups.DELETING.acquire(blocking=False)
+    try:
+        refused = client.delete(f"/g/{key}/api/group")
+        page = client.post(f"/g/{key}/group/delete")
+    finally:
+        for _ in range(groups.DELETIONS_AT_ONCE):
+            groups.DELETING.release()
+    assert refused.status_code == 503 and "nothing was deleted" in refused.json["error"]
+    assert page.status_code == 503 and "nothing was deleted" in page.get_data(as_text=True)
+    assert client.get(f"/g/{key}/api/games/{game}").status_code == 200  # the group and its game are there
+    assert client.delete(f"/g/{key}/api/group").status_code == 204
+    assert client.get(f"/g/{key}/api/games/{game}").status_code == 404

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from ... import rules
 from ...i18n.http_words import said
-from ...service import games, import_outcomes
+from ...service import games, groups, import_outcomes
 from ...store.db import db, is_busy
 
 BUSY = lazy_gettext("The database is busy with another change (an import?): nothing was stored, try again in a moment.")
@@ -30,6 +30,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(import_outcomes.ImportCutShort, import_stopped)
     app.register_error_handler(import_outcomes.ImportBusy, import_stopped)
     app.register_error_handler(import_outcomes.GroupFilled, group_filled)
+    app.register_error_handler(groups.DeletionBusy, deletion_busy)
 
 
 def json_error(status: int, message: str, errors: dict[str, str] | None = None) -> ResponseReturnValue:
@@ -79,6 +80,11 @@ def group_filled(filled: import_outcomes.GroupFilled) -> ResponseReturnValue:
     """An import stopped partway by the group's room: 409, as a game refused for it."""
     db.session.rollback()
     return error_answer(409, str(CANNOT), filled.message)
+
+
+def deletion_busy(refused: groups.DeletionBusy) -> ResponseReturnValue:
+    """A group's deletion refused before it began: 503, come back soon."""
+    return busy(refused.message)
 
 
 def busy(message: str) -> ResponseReturnValue:
