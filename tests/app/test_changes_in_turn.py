@@ -53,8 +53,8 @@ def test_a_hand_recorded_elsewhere_between_the_read_and_the_lock_is_counted(app,
     cut_in = []
 
     def before_the_lock(_connection, _cursor, statement, *_args):
-        # The game's row, or on PostgreSQL its group's row, taken first (groups.hold_for_change)
-        locking = statement.lstrip().upper().startswith("UPDATE GAMES") or "FOR NO KEY UPDATE" in statement
+        # Its group's row, taken first (groups.hold_for_change: written on SQLite, held on PostgreSQL)
+        locking = statement.lstrip().upper().startswith("UPDATE GROUPS") or "FOR NO KEY UPDATE" in statement
         if locking and not cut_in:
             cut_in.append(there.record_hand(*HANDS[1], number=2))
 

@@ -4,6 +4,7 @@ its players' and their records'. Now every change of a group's games takes the g
 deletion takes it first too (alone): the deletion waits for the changes under way, and the changes after it find
 the group gone."""
 
+import sqlite3
 import threading
 from collections import Counter
 
@@ -12,6 +13,7 @@ from sqlalchemy import event, func, select
 from test_groups import HAND, client, open_app, start_game, start_group  # noqa: F401 - the open server's fixtures
 
 from scorekeeper.service import groups
+from scorekeeper.service.loaded import GameNotFound
 from scorekeeper.store.db import db
 from scorekeeper.store.models import Game, Group, Hand
 
@@ -128,3 +130,30 @@ def test_a_deletion_past_those_under_way_is_refused_and_deletes_nothing(open_app
     assert client.get(f"/g/{key}/api/games/{game}").status_code == 200  # the group and its game are there
     assert client.delete(f"/g/{key}/api/group").status_code == 204
     assert client.get(f"/g/{key}/api/games/{game}").status_code == 404
+
+
+def test_a_change_on_sqlite_holds_its_group_from_its_start_so_a_deletion_waits_for_it(open_app, client):  # noqa: F811
+    """Thirty-third probe: on SQLite a new game's change read its group's row, the group's deletion ended meanwhile,
+    and the game's row broke the foreign key: 500. Now a change takes its group's row first by writing it, as it
+    takes it on PostgreSQL: SQLite's write lock is the change's from then on, and a deletion (any writer) waits for
+    it to end, then finds the new game and deletes it with the rest; or it came first, and the change finds no group."""
+    if not open_app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        pytest.skip("PostgreSQL holds the row itself: the eight writers' test above")
+    key = start_group(client)["key"]
+    with as_host(open_app):
+        group = db.session.scalar(select(Group.id).where(Group.key == key))
+        other = sqlite3.connect(db.engine.url.database, timeout=0)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # nobody writes yet
+            other.rollback()
+            groups.hold_for_change(group)
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            db.session.rollback()
+            other.execute("DELETE FROM groups WHERE id = ?", (group,))  # the deletion's last transaction, first
+            other.commit()
+            with pytest.raises(GameNotFound, match="This group was deleted"):
+                groups.hold_for_change(group)
+        finally:
+            other.close()
+            db.session.rollback()
