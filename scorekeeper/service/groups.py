@@ -193,10 +193,11 @@ def hold_for_change(group: object) -> None:
     if not isinstance(group, int):  # a host's command sees every group: no row to share
         return
     if db.engine.dialect.name == "sqlite":
-        # No row locks: the row written (to itself), SQLite's write lock is taken now, not at the change's first
-        # write, so that a deletion's last transaction ends before the change or begins after it. Read only, the row
-        # was gone by the change's first write, and its new game broke the foreign key: 500 (thirty-third probe).
-        written = update(models.Group).where(models.Group.id == group).values(id=models.Group.id)
+        # No row locks: the row written (a column that is no key, to itself: a key written has SQLite look at every
+        # row that refers to it), SQLite's write lock is taken now, not at the change's first write, so that a
+        # deletion's last transaction ends before the change or begins after it. Read only, the row was gone by the
+        # change's first write, and its new game broke the foreign key: 500 (thirty-third probe).
+        written = update(models.Group).where(models.Group.id == group).values(last_used=models.Group.last_used)
         found = db.session.execute(written, execution_options={"synchronize_session": False}).rowcount  # type: ignore[attr-defined]
     else:
         held = select(models.Group.id).where(models.Group.id == group).with_for_update(key_share=True)
