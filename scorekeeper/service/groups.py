@@ -22,7 +22,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import rules
 from ..store import models, news
-from ..store.db import db
+from ..store.db import WRITES_PAUSE, db
 from .every_game import first_holding
 from .loaded import GameNotFound
 
@@ -34,7 +34,6 @@ PASSCODE_HASH = "pbkdf2:sha256:60000"
 # second of SQLite's write lock), and its games, at most.
 HANDS_AT_ONCE = 10_000
 GAMES_AT_ONCE = 200
-PAUSE = 0.05  # s between two batches on SQLite: long enough for a waiting phone's write to take the lock
 # Groups deleted at once by one process: each holds a page thread for as long as it takes (a full group's, a minute),
 # and every other group's pages need the rest. Past it, a deletion is refused at once (DeletionBusy).
 DELETIONS_AT_ONCE = 2
@@ -232,8 +231,8 @@ def _delete_whole(group_id: int, pause: Callable[[float], None]) -> None:
         with news.told(dict.fromkeys(batch, "")):  # the phones following its games hear that they are gone
             db.session.commit()
         if db.engine.dialect.name == "sqlite":
-            pause(PAUSE)
-    db.session.execute(select(models.Group.id).where(models.Group.id == group_id).with_for_update())
+            pause(WRITES_PAUSE)
+    # the group's row still held by the last look for games, which found none
     for table in (models.PlayerSummary, models.SignIn, models.Player):
         _delete(delete(table).where(table.group_id == group_id))
     games = select(models.Game.id).where(models.Game.group_id == group_id)

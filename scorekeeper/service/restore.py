@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import rules
 from ..store import models, scope
-from ..store.db import db, is_busy
+from ..store.db import WRITES_PAUSE, db, is_busy
 from . import groups
 from .change import changes_a_game
 from .exported import ExportedGame
@@ -42,7 +42,6 @@ BATCH_HANDS = 1_000  # and their hands: a quarter of a second of work, the longe
 SECONDS_PER_MB = 1.0
 SECONDS_PER_GAME = 0.0007
 SECONDS_PER_HAND = 0.00025
-PAUSE = 0.05  # s between batches on SQLite: long enough for a waiting phone's write to take the lock
 
 
 @dataclass(frozen=True)
@@ -149,7 +148,7 @@ def store_games(
         if number:
             share()
             if db.engine.dialect.name == "sqlite":
-                pause(PAUSE)
+                pause(WRITES_PAUSE)
         read += len(batch)
         new = []
         for game in batch:  # a game twice in the file is stored once

@@ -55,6 +55,11 @@ def engine_number() -> int:
     return _engines.setdefault(db.engine, next(_numbers))
 
 
+# s between two batches of a long write on SQLite (an import, a group's deletion): long enough for a waiting
+# phone's write to take the lock
+WRITES_PAUSE = 0.05
+
+
 def is_busy(problem: OperationalError) -> bool:
     """SQLite's write lock held past the busy timeout: another change (a long import) is under way."""
     return "locked" in str(problem.orig)
